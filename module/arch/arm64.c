@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: GPL-2.0
+/* arm64 specifics: the only file of the module that knows this arch. */
+#include "../kpmod.h"
+
+const char *kpmod_arch_name(void)
+{
+	return "arm64";
+}

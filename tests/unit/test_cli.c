@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command table, help and usage errors of the CLI. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "exitcode.h"
+#include "suites.h"
+
+/* Runs kp_main with stdout/stderr captured into @out/@err. */
+static int run_main(char *out, size_t outsz, char *err, size_t errsz,
+		    int argc, char **argv)
+{
+	FILE *o = tmpfile(), *e = tmpfile();
+	int so = dup(1), se = dup(2), ret;
+	size_t n;
+
+	ck_assert(o && e);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(o), 1);
+	dup2(fileno(e), 2);
+	ret = kp_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	rewind(o);
+	rewind(e);
+	n = fread(out, 1, outsz - 1, o);
+	out[n] = '\0';
+	n = fread(err, 1, errsz - 1, e);
+	err[n] = '\0';
+	fclose(o);
+	fclose(e);
+	return ret;
+}
+
+START_TEST(every_command_is_found_and_documented)
+{
+	unsigned int i;
+
+	ck_assert_uint_ge(kp_ncmds, 2);
+	for (i = 0; i < kp_ncmds; i++) {
+		const struct kp_cmd *c = kp_cmd_find(kp_cmds[i].name);
+
+		ck_assert_ptr_eq(c, &kp_cmds[i]);
+		ck_assert_ptr_nonnull(c->run);
+		ck_assert_int_gt(strlen(c->summary), 10);
+		/* The usage text starts with the exact synopsis. */
+		ck_assert_msg(!strncmp(c->usage, "usage: kpmod ", 13) &&
+			      strstr(c->usage, c->name),
+			      "bad usage text for %s", c->name);
+	}
+	ck_assert_ptr_null(kp_cmd_find("stat"));
+	ck_assert_ptr_null(kp_cmd_find(""));
+	ck_assert_ptr_null(kp_cmd_find("STATUS"));
+}
+END_TEST
+
+START_TEST(wants_help_stops_at_double_dash)
+{
+	char *a[] = { "status", "--help" };
+	char *b[] = { "status", "--", "-h" };
+	char *c[] = { "status", "x", "-h" };
+	char *d[] = { "status" };
+
+	ck_assert(kp_wants_help(2, a));
+	ck_assert(!kp_wants_help(3, b));
+	ck_assert(kp_wants_help(3, c));
+	ck_assert(!kp_wants_help(1, d));
+}
+END_TEST
+
+START_TEST(no_arguments_is_a_usage_error)
+{
+	char out[4096], err[4096];
+	char *argv[] = { "kpmod", NULL };
+
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 1, argv),
+			 KP_EXIT_USAGE);
+	ck_assert_str_eq(out, "");
+	ck_assert_ptr_nonnull(strstr(err, "usage: kpmod COMMAND"));
+}
+END_TEST
+
+START_TEST(unknown_command_names_it)
+{
+	char out[4096], err[4096];
+	char *argv[] = { "kpmod", "frobnicate", NULL };
+
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 2, argv),
+			 KP_EXIT_USAGE);
+	ck_assert_str_eq(err, "kpmod: unknown command 'frobnicate' (try 'kpmod --help')\n");
+}
+END_TEST
+
+START_TEST(help_lists_every_command_and_exit_code)
+{
+	char out[4096], err[4096];
+	char *argv[] = { "kpmod", "--help", NULL };
+	unsigned int i;
+
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 2, argv),
+			 KP_EXIT_OK);
+	for (i = 0; i < kp_ncmds; i++)
+		ck_assert_ptr_nonnull(strstr(out, kp_cmds[i].name));
+	ck_assert_ptr_nonnull(strstr(out, "3 module not loaded"));
+	ck_assert_ptr_nonnull(strstr(out, "4 permission denied"));
+}
+END_TEST
+
+START_TEST(command_help_prints_its_usage_without_running)
+{
+	char out[4096], err[4096];
+	char *a[] = { "kpmod", "status", "--help", NULL };
+	char *b[] = { "kpmod", "help", "version", NULL };
+	char *c[] = { "kpmod", "help", "nope", NULL };
+
+	/* Would need the module if it ran: exit 0 proves it did not. */
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, a), 0);
+	ck_assert_str_eq(out, kp_cmd_find("status")->usage);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, b), 0);
+	ck_assert_str_eq(out, kp_cmd_find("version")->usage);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, c),
+			 KP_EXIT_USAGE);
+	ck_assert_str_eq(err, "kpmod: unknown command 'nope'\n");
+}
+END_TEST
+
+START_TEST(extra_arguments_are_refused)
+{
+	char out[4096], err[4096];
+	char *a[] = { "kpmod", "status", "now", NULL };
+	char *b[] = { "kpmod", "version", "x", NULL };
+
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, a),
+			 KP_EXIT_USAGE);
+	ck_assert_str_eq(err, "kpmod: status: takes no arguments\n");
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, b),
+			 KP_EXIT_USAGE);
+	ck_assert_str_eq(err, "kpmod: version: takes no arguments\n");
+}
+END_TEST
+
+Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("commands");
+
+	tcase_add_test(tc, every_command_is_found_and_documented);
+	tcase_add_test(tc, wants_help_stops_at_double_dash);
+	tcase_add_test(tc, no_arguments_is_a_usage_error);
+	tcase_add_test(tc, unknown_command_names_it);
+	tcase_add_test(tc, help_lists_every_command_and_exit_code);
+	tcase_add_test(tc, command_help_prints_its_usage_without_running);
+	tcase_add_test(tc, extra_arguments_are_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# Builds what goes into the guest: the module for the guest's kernel, a
+# static kpmod for the guest's arch, and the initramfs holding both.
+
+cross_env() {
+	case "$1" in
+	x86_64) echo "ARCH=x86_64" ;;
+	arm64) echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
+	esac
+}
+
+# build_module ARCH KDIR OUT: copies the module sources to OUT and builds
+# OUT/module/kpmod.ko there, as DKMS would, leaving the work tree alone.
+build_module() {
+	local arch=$1 kdir=$2 out=$3
+	mkdir -p "$out"
+	cp -r "$top/Kbuild" "$top/VERSION" "$top/module" "$top/uapi" "$out/"
+	# shellcheck disable=SC2046
+	make -s -C "$kdir" M="$out" $(cross_env "$arch") modules >&2 ||
+		die "module build against $kdir failed"
+	[ -f "$out/module/kpmod.ko" ] || die "no kpmod.ko built"
+}
+
+# build_cli ARCH OUT: a static kpmod for ARCH at OUT/userspace/kpmod.
+build_cli() {
+	local arch=$1 out=$2 cc=cc
+	mkdir -p "$out"
+	cp -r "$top/userspace" "$top/uapi" "$top/VERSION" "$out/"
+	make -s -C "$out/userspace" clean >/dev/null
+	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	make -s -C "$out/userspace" STATIC=1 CC="$cc" kpmod 2>"$out/cli-build.log" ||
+		{ cat "$out/cli-build.log" >&2; die "static kpmod build failed"; }
+}
+
+# make_initramfs ARCH KERNEL WORK SCRIPT...: WORK/initrd.cpio.gz.
+make_initramfs() {
+	local arch=$1 kernel=$2 work=$3 root i=0 s
+	shift 3
+	root=$work/root
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,kpmod,scenarios}
+	cp "$BUSYBOX" "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+	cp "$here/lib/guest-init" "$root/init"
+	cp "$here/lib/scenario.sh" "$root/kpmod/lib.sh"
+	cp "$work/src/module/kpmod.ko" "$root/kpmod/kpmod.ko"
+	cp "$work/src/userspace/kpmod" "$root/usr/bin/kpmod"
+	printf 'KPMOD_KERNEL=%s\nKPMOD_ARCH=%s\n' "$kernel" "$arch" >"$root/kpmod/env"
+	echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+	echo 'root:x:0:' >"$root/etc/group"
+	echo 'root::0:0:99999:7:::' >"$root/etc/shadow"
+	for s in "$@"; do
+		i=$((i + 1))
+		cp "$s" "$root/scenarios/$(printf '%03d' $i)-$(basename "$s")"
+	done
+	ls "$root/scenarios" >"$work/scenarios.list"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.cpio.gz"
+}

@@ -1,0 +1,39 @@
+# Helpers for scenarios: `. "$KPMOD_LIB"` at the top of a scenario.
+# A scenario passes when it exits 0, is skipped when it exits 77 (after
+# printing "skip: REASON"), and fails otherwise.
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "skip: $*"; exit 77; }
+note() { echo "# $*"; }
+
+# expect_rc RC CMD...: runs CMD, prints its output, fails unless it exits RC.
+expect_rc() {
+	want=$1
+	shift
+	"$@" >/tmp/.out 2>&1
+	got=$?
+	cat /tmp/.out
+	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want"
+}
+
+# expect_grep PATTERN: the output of the last expect_rc contains PATTERN.
+expect_grep() {
+	grep -q -- "$1" /tmp/.out || fail "output lacks '$1'"
+}
+
+load_kpmod() { insmod "$KPMOD_KO" "$@" || fail "insmod $KPMOD_KO $*"; }
+unload_kpmod() { rmmod kpmod || fail "rmmod kpmod"; }
+
+# The oracle: the kernel's own kprobe_events, when this kernel has it.
+need_kprobe_events() {
+	[ -e /sys/kernel/tracing/kprobe_events ] ||
+		skip "this kernel has no kprobe_events (oracle unavailable)"
+}
+
+# as_user CMD: runs the shell command CMD as an unprivileged user.
+# (Debian's busybox-static has su but no adduser: add the user by hand.)
+as_user() {
+	grep -q '^tester:' /etc/passwd ||
+		echo 'tester:x:1000:1000:tester:/tmp:/bin/sh' >>/etc/passwd
+	su tester -c "$1"
+}

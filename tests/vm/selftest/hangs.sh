@@ -1,0 +1,2 @@
+# Never finishes: the harness must kill the guest at its time limit.
+sleep 100000

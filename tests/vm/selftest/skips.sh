@@ -1,0 +1,2 @@
+. "$KPMOD_LIB"
+skip "selftest skip reason"

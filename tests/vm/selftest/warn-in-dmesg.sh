@@ -1,0 +1,3 @@
+# Writes a WARNING: line into the kernel log; the harness must fail this.
+echo "WARNING: kpmod-selftest injected line" >/dev/kmsg
+exit 0

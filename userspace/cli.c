@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "exitcode.h"
+
+const struct kp_cmd kp_cmds[] = {
+	{ "version", kp_cmd_version, "print the CLI's and the module's versions",
+	  "usage: kpmod version\n"
+	  "Prints the version of this CLI and of the loaded module, and the\n"
+	  "uapi version each speaks. Exits 3 when the module is not loaded,\n"
+	  "6 when the two uapi versions differ.\n" },
+	{ "status", kp_cmd_status, "show the module's state",
+	  "usage: kpmod status\n"
+	  "Shows the loaded module's version, architecture, kernel, CPUs and\n"
+	  "the number of probes registered.\n" },
+};
+const unsigned int kp_ncmds = sizeof(kp_cmds) / sizeof(kp_cmds[0]);
+
+const struct kp_cmd *kp_cmd_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < kp_ncmds; i++)
+		if (!strcmp(kp_cmds[i].name, name))
+			return &kp_cmds[i];
+	return NULL;
+}
+
+bool kp_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	}
+	return false;
+}
+
+void kp_print_usage(FILE *out)
+{
+	unsigned int i;
+
+	fprintf(out, "usage: kpmod COMMAND [ARGS]\n"
+		"kprobe-based event tracing for kernels without kprobe_events.\n\n"
+		"Commands:\n");
+	for (i = 0; i < kp_ncmds; i++)
+		fprintf(out, "  %-10s %s\n", kp_cmds[i].name, kp_cmds[i].summary);
+	fprintf(out, "\n'kpmod COMMAND --help' tells more about one command.\n"
+		"Exit codes: 0 ok, 1 error, 2 usage, 3 module not loaded,\n"
+		"4 permission denied, 5 refused by the module, 6 version mismatch.\n");
+}
+
+void kp_print_cmd_usage(FILE *out, const struct kp_cmd *cmd)
+{
+	fputs(cmd->usage, out);
+}
+
+int kp_main(int argc, char **argv)
+{
+	const struct kp_cmd *cmd;
+
+	if (argc < 2) {
+		kp_print_usage(stderr);
+		return KP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && (cmd = kp_cmd_find(argv[2]))) {
+			kp_print_cmd_usage(stdout, cmd);
+			return KP_EXIT_OK;
+		}
+		if (argc > 2) {
+			fprintf(stderr, "kpmod: unknown command '%s'\n", argv[2]);
+			return KP_EXIT_USAGE;
+		}
+		kp_print_usage(stdout);
+		return KP_EXIT_OK;
+	}
+	cmd = kp_cmd_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "kpmod: unknown command '%s' (try 'kpmod --help')\n",
+			argv[1]);
+		return KP_EXIT_USAGE;
+	}
+	if (kp_wants_help(argc - 1, argv + 1)) {
+		kp_print_cmd_usage(stdout, cmd);
+		return KP_EXIT_OK;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+
+#include "exitcode.h"
+
+enum kp_exit kp_exit_for_errno(int errnum)
+{
+	switch (errnum) {
+	case 0:
+		return KP_EXIT_OK;
+	case EPERM:
+	case EACCES:
+		return KP_EXIT_PERM;
+	case ENOENT:
+	case EEXIST:
+	case EINVAL:
+	case ERANGE:
+	case E2BIG:
+	case EBUSY:
+	case ENOSPC:
+	case EOPNOTSUPP:
+	case EMSGSIZE:
+		return KP_EXIT_REFUSED;
+	default:
+		return KP_EXIT_ERROR;
+	}
+}
+
+void kp_err_set(struct kp_err *e, int errnum, const char *extack)
+{
+	e->code = kp_exit_for_errno(errnum);
+	e->errnum = errnum;
+	e->msg[0] = '\0';
+	if (extack)
+		snprintf(e->msg, sizeof(e->msg), "%s", extack);
+}
+
+void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e)
+{
+	const char *what, *msg = e->msg;
+
+	switch (e->code) {
+	case KP_EXIT_NOMODULE:
+		fprintf(out, "kpmod: %s: the kpmod module is not loaded (insmod kpmod.ko, or modprobe kpmod)\n",
+			cmd);
+		return;
+	case KP_EXIT_PERM:
+		what = "permission denied";
+		/* The genl core refuses before the module can explain. */
+		if (!msg[0])
+			msg = "kpmod requires CAP_SYS_ADMIN";
+		break;
+	case KP_EXIT_REFUSED:
+		what = "refused by the module";
+		break;
+	case KP_EXIT_MISMATCH:
+		what = "version mismatch";
+		break;
+	default:
+		what = "error";
+		break;
+	}
+	fprintf(out, "kpmod: %s: %s", cmd, what);
+	if (msg[0])
+		fprintf(out, ": %s", msg);
+	if (e->errnum)
+		fprintf(out, " (%s)", strerror(e->errnum));
+	if (e->code == KP_EXIT_PERM)
+		fprintf(out, "; run as root");
+	fputc('\n', out);
+}

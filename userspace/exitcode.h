@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Exit codes of the kpmod CLI (documented in README.md) and error reporting. */
+#ifndef KPMOD_EXITCODE_H
+#define KPMOD_EXITCODE_H
+
+#include <stdio.h>
+
+enum kp_exit {
+	KP_EXIT_OK = 0,
+	KP_EXIT_ERROR = 1,	/* anything not listed below */
+	KP_EXIT_USAGE = 2,	/* bad command line */
+	KP_EXIT_NOMODULE = 3,	/* the module is not loaded */
+	KP_EXIT_PERM = 4,	/* the caller lacks the right */
+	KP_EXIT_REFUSED = 5,	/* the module refused the request */
+	KP_EXIT_MISMATCH = 6,	/* module and CLI speak different uapi versions */
+};
+
+/* What went wrong talking to the module, enough to say it in one line. */
+struct kp_err {
+	enum kp_exit code;
+	int errnum;		/* positive errno from the kernel, or 0 */
+	char msg[256];		/* extended ack text from the module, or "" */
+};
+
+/* Classify a positive kernel errno (from a netlink ack) into an exit code. */
+enum kp_exit kp_exit_for_errno(int errnum);
+
+/* Fill @e for a kernel errno and its optional extended ack message. */
+void kp_err_set(struct kp_err *e, int errnum, const char *extack);
+
+/* Print "kpmod: CMD: what happened" as one line on @out. */
+void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e);
+
+#endif

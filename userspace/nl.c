@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "nl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct kp_call {
+	kp_nl_reply_fn reply;
+	void *arg;
+	int done;
+	int errnum;		/* positive errno from the kernel or a reply handler */
+	char extack[256];
+};
+
+int kp_nl_open(struct kp_nl *nl, struct kp_err *e)
+{
+	int one = 1;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk) {
+		kp_err_set(e, ENOMEM, "cannot allocate a netlink socket");
+		e->code = KP_EXIT_ERROR;
+		return e->code;
+	}
+	ret = genl_connect(nl->sk);
+	if (ret < 0) {
+		kp_err_set(e, 0, nl_geterror(ret));
+		e->code = KP_EXIT_ERROR;
+		goto fail;
+	}
+	/* Ask for the module's error text, and do not echo our request back. */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	nl->family = genl_ctrl_resolve(nl->sk, KPMOD_GENL_NAME);
+	if (nl->family < 0) {
+		kp_err_set(e, 0, NULL);
+		e->code = nl->family == -NLE_OBJ_NOTFOUND ? KP_EXIT_NOMODULE :
+							    KP_EXIT_ERROR;
+		if (e->code == KP_EXIT_ERROR)
+			snprintf(e->msg, sizeof(e->msg), "%s",
+				 nl_geterror(nl->family));
+		goto fail;
+	}
+	return 0;
+fail:
+	nl_socket_free(nl->sk);
+	nl->sk = NULL;
+	return e->code;
+}
+
+void kp_nl_close(struct kp_nl *nl)
+{
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	nl->sk = NULL;
+}
+
+static int kp_on_valid(struct nl_msg *msg, void *arg)
+{
+	struct kp_call *call = arg;
+	struct nlattr *attrs[KPMOD_A_MAX + 1];
+	int ret;
+
+	ret = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, KPMOD_A_MAX, NULL);
+	if (ret < 0) {
+		call->errnum = EPROTO;
+		snprintf(call->extack, sizeof(call->extack),
+			 "malformed reply from the module");
+		return NL_STOP;
+	}
+	if (call->reply) {
+		ret = call->reply(attrs, call->arg);
+		if (ret < 0) {
+			call->errnum = -ret;
+			return NL_STOP;
+		}
+	}
+	return NL_OK;
+}
+
+/* Pulls NLMSGERR_ATTR_MSG out of an extended ack, if the kernel sent one. */
+static void kp_parse_extack(struct nlmsgerr *err, struct kp_call *call)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t off = sizeof(*err);
+	int len;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off;
+	if (len <= 0)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)err + off), len, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(call->extack, sizeof(call->extack), "%.*s",
+			 nla_len(tb[NLMSGERR_ATTR_MSG]),
+			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+}
+
+static int kp_on_error(struct sockaddr_nl *who, struct nlmsgerr *err,
+		       void *arg)
+{
+	struct kp_call *call = arg;
+
+	(void)who;
+	call->errnum = -err->error;
+	kp_parse_extack(err, call);
+	call->done = 1;
+	return NL_STOP;
+}
+
+static int kp_on_done(struct nl_msg *msg, void *arg)
+{
+	struct kp_call *call = arg;
+
+	(void)msg;
+	call->done = 1;
+	return NL_STOP;
+}
+
+int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
+	       kp_nl_reply_fn reply, void *arg, struct kp_err *e)
+{
+	struct kp_call call = { .reply = reply, .arg = arg };
+	struct nl_msg *msg;
+	struct nl_cb *cb;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	msg = nlmsg_alloc();
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!msg || !cb) {
+		ret = -NLE_NOMEM;
+		goto out;
+	}
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
+			 cmd, KPMOD_GENL_VERSION)) {
+		ret = -NLE_NOMEM;
+		goto out;
+	}
+	if (fill) {
+		ret = fill(msg, arg);
+		if (ret < 0)
+			goto out;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, kp_on_valid, &call);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, kp_on_done, &call);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, kp_on_done, &call);
+	nl_cb_err(cb, NL_CB_CUSTOM, kp_on_error, &call);
+
+	ret = nl_send_auto(nl->sk, msg);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	while (!call.done && !call.errnum) {
+		ret = nl_recvmsgs(nl->sk, cb);
+		if (ret < 0)
+			break;
+	}
+out:
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	if (call.errnum) {
+		kp_err_set(e, call.errnum, call.extack);
+		return e->code;
+	}
+	if (ret < 0) {
+		kp_err_set(e, 0, nl_geterror(ret));
+		e->code = KP_EXIT_ERROR;
+		return e->code;
+	}
+	return 0;
+}

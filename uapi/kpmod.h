@@ -21,13 +21,38 @@
  *     KPMOD_A_NR_ONLINE_CPUS  u32     CPUs online now
  *     KPMOD_A_NR_PROBES       u32     probes registered now
  *     KPMOD_A_MAX_PROBES      u32     the module's max_probes parameter
+ *     KPMOD_A_BUF_SIZE        u64     bytes of data per CPU ring
+ *     KPMOD_A_BUF_MODE        u32     enum kpmod_buf_mode
+ *
+ * KPMOD_CMD_PROBE_ADD
+ *   Request: KPMOD_A_PROBE_GROUP, KPMOD_A_PROBE_EVENT, KPMOD_A_PROBE_KIND,
+ *   either KPMOD_A_PROBE_SYMBOL (+ optional KPMOD_A_PROBE_MODULE,
+ *   KPMOD_A_PROBE_OFFSET) or KPMOD_A_PROBE_ADDR, optional
+ *   KPMOD_A_PROBE_MAXACTIVE (return probes), KPMOD_A_PROBE_DEFINITION (the
+ *   text `kpmod list` prints back), KPMOD_A_PROBE_ARGS (a nest of
+ *   KPMOD_A_ARG nests, one per argument, in order), KPMOD_A_PROBE_ENABLED
+ *   (flag: enable at once).  Every fetch program is validated before the
+ *   probe is registered; on any error nothing is left registered.
+ *   Reply: KPMOD_A_PROBE_ID.
+ * KPMOD_CMD_PROBE_DEL      KPMOD_A_PROBE_GROUP + KPMOD_A_PROBE_EVENT.  EBUSY
+ *                          while enabled, as kprobe_events.
+ * KPMOD_CMD_PROBE_GET      dump: one message per probe with every
+ *                          KPMOD_A_PROBE_* attribute, the counters and, per
+ *                          argument, its name, type, count, offset and size.
+ * KPMOD_CMD_PROBE_ENABLE, KPMOD_CMD_PROBE_DISABLE
+ *                          optional KPMOD_A_PROBE_GROUP and
+ *                          KPMOD_A_PROBE_EVENT; absent ones match all.
+ * KPMOD_CMD_CLEAR          deletes every probe; EBUSY if one is enabled.
+ * KPMOD_CMD_BUFFER_SET     KPMOD_A_BUF_SIZE and/or KPMOD_A_BUF_MODE; EBUSY
+ *                          while a probe is enabled or a ring is attached.
  *
  * The character device /dev/KPMOD_DEVICE_NAME (mode 0600) serves the
- * per-CPU rings to readers.
+ * per-CPU rings to readers, see "Rings" below.
  */
 #ifndef _UAPI_LINUX_KPMOD_H
 #define _UAPI_LINUX_KPMOD_H
 
+#include <linux/ioctl.h>
 #include <linux/types.h>
 
 #define KPMOD_GENL_NAME		"kpmod"
@@ -41,12 +66,34 @@
  */
 #define KPMOD_UAPI_VERSION	1
 
-/* Longest string attribute the module ever sends or accepts, NUL included. */
+/* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
+
+/* Limits, equal to the kernel's kprobe_events where it has one. */
+#define KPMOD_MAX_ARGS		128	/* MAX_TRACE_ARGS */
+#define KPMOD_MAX_NAME_LEN	64	/* MAX_EVENT_NAME_LEN, NUL included */
+#define KPMOD_MAX_ARG_NAME_LEN	32	/* MAX_ARG_NAME_LEN, NUL included */
+#define KPMOD_MAX_SYMBOL_LEN	512	/* KSYM_NAME_LEN, NUL included */
+#define KPMOD_MAX_MODULE_LEN	56	/* MODULE_NAME_LEN, NUL included */
+#define KPMOD_MAX_DEF_LEN	4096	/* a definition as `kpmod list` prints it */
+#define KPMOD_MAX_INSNS		16	/* FETCH_INSN_MAX */
+#define KPMOD_MAX_ARRAY_LEN	64	/* MAX_ARRAY_LEN */
+#define KPMOD_MAX_IMM_STR	64	/* immediate string, NUL included */
+#define KPMOD_MAX_STRING	4096	/* MAX_STRING_SIZE: longest string fetched */
+#define KPMOD_MAX_FIXED_ARGS	3072	/* MAX_PROBE_EVENT_SIZE: fixed arg area */
+#define KPMOD_MAX_RECORD	16384	/* whole record; strings are cut to fit */
+#define KPMOD_MAX_MAXACTIVE	4096	/* KRETPROBE_MAXACTIVE_MAX */
 
 enum kpmod_cmd {
 	KPMOD_CMD_UNSPEC,
 	KPMOD_CMD_STATUS,
+	KPMOD_CMD_PROBE_ADD,
+	KPMOD_CMD_PROBE_DEL,
+	KPMOD_CMD_PROBE_GET,
+	KPMOD_CMD_PROBE_ENABLE,
+	KPMOD_CMD_PROBE_DISABLE,
+	KPMOD_CMD_CLEAR,
+	KPMOD_CMD_BUFFER_SET,
 	__KPMOD_CMD_MAX,
 };
 
@@ -54,17 +101,241 @@ enum kpmod_cmd {
 
 enum kpmod_attr {
 	KPMOD_A_UNSPEC,
-	KPMOD_A_MODULE_VERSION,
-	KPMOD_A_UAPI_VERSION,
-	KPMOD_A_ARCH,
-	KPMOD_A_KERNEL_RELEASE,
-	KPMOD_A_NR_CPUS,
-	KPMOD_A_NR_ONLINE_CPUS,
-	KPMOD_A_NR_PROBES,
-	KPMOD_A_MAX_PROBES,
+	KPMOD_A_MODULE_VERSION,		/* string */
+	KPMOD_A_UAPI_VERSION,		/* u32 */
+	KPMOD_A_ARCH,			/* string */
+	KPMOD_A_KERNEL_RELEASE,		/* string */
+	KPMOD_A_NR_CPUS,		/* u32 */
+	KPMOD_A_NR_ONLINE_CPUS,		/* u32 */
+	KPMOD_A_NR_PROBES,		/* u32 */
+	KPMOD_A_MAX_PROBES,		/* u32 */
+	KPMOD_A_BUF_SIZE,		/* u64, power of two */
+	KPMOD_A_BUF_MODE,		/* u32, enum kpmod_buf_mode */
+	KPMOD_A_PROBE_ID,		/* u32, the id records carry */
+	KPMOD_A_PROBE_GROUP,		/* string */
+	KPMOD_A_PROBE_EVENT,		/* string */
+	KPMOD_A_PROBE_KIND,		/* u32, enum kpmod_probe_kind */
+	KPMOD_A_PROBE_SYMBOL,		/* string */
+	KPMOD_A_PROBE_MODULE,		/* string, for MOD:SYM */
+	KPMOD_A_PROBE_OFFSET,		/* u64, added to the symbol */
+	KPMOD_A_PROBE_ADDR,		/* u64, an absolute address */
+	KPMOD_A_PROBE_MAXACTIVE,	/* u32, 0 = the kernel's default */
+	KPMOD_A_PROBE_DEFINITION,	/* string */
+	KPMOD_A_PROBE_ARGS,		/* nest of KPMOD_A_ARG */
+	KPMOD_A_PROBE_ENABLED,		/* flag in requests, u8 in replies */
+	KPMOD_A_PROBE_HITS,		/* u64 */
+	KPMOD_A_PROBE_MISSES,		/* u64: kprobe nmissed + kretprobe nmissed */
+	KPMOD_A_PROBE_DROPPED,		/* u64: events lost for lack of ring space */
+	KPMOD_A_PROBE_GONE,		/* u8: its module was unloaded */
+	KPMOD_A_PROBE_ADDRESS,		/* u64: where the probe sits (replies) */
+	KPMOD_A_PROBE_ARGS_SIZE,	/* u32: fixed argument area bytes (replies) */
+	KPMOD_A_ARG,			/* nest of KPMOD_ARG_A_*, inside ARGS */
 	__KPMOD_A_MAX,
 };
 
 #define KPMOD_A_MAX (__KPMOD_A_MAX - 1)
+
+enum kpmod_arg_attr {
+	KPMOD_ARG_A_UNSPEC,
+	KPMOD_ARG_A_NAME,	/* string, < KPMOD_MAX_ARG_NAME_LEN */
+	KPMOD_ARG_A_TYPE,	/* u32, enum kpmod_type */
+	KPMOD_ARG_A_COUNT,	/* u32, array length; 0 or absent: a scalar */
+	KPMOD_ARG_A_PROG,	/* binary: struct kpmod_fetch_insn[], END included */
+	KPMOD_ARG_A_DATA,	/* binary: an immediate string, NUL included */
+	KPMOD_ARG_A_OFFSET,	/* u32 (replies): slot offset in the arg area */
+	KPMOD_ARG_A_SIZE,	/* u32 (replies): slot size */
+	__KPMOD_ARG_A_MAX,
+};
+
+#define KPMOD_ARG_A_MAX (__KPMOD_ARG_A_MAX - 1)
+
+enum kpmod_probe_kind {
+	KPMOD_PROBE_ENTRY = 1,		/* p: a kprobe */
+	KPMOD_PROBE_RETURN = 2,		/* r: or %return: a kretprobe */
+};
+
+enum kpmod_buf_mode {
+	KPMOD_BUF_DISCARD = 0,		/* full ring: new events dropped, counted */
+	KPMOD_BUF_OVERWRITE = 1,	/* full ring: oldest events overwritten */
+};
+
+#define KPMOD_BUF_SIZE_MIN	(64ULL << 10)
+#define KPMOD_BUF_SIZE_MAX	(256ULL << 20)
+#define KPMOD_BUF_SIZE_DEFAULT	(1ULL << 20)
+
+/*
+ * Argument types.  The store op of a fetch program fixes what is written;
+ * the type says how it is printed:
+ *   Un/Sn  decimal, unsigned/signed    Xn  hex, 0x-prefixed
+ *   CHAR   'c'                         STRING, USTRING, COMM: "quoted"
+ *   SYMBOL sym+off/size                SYMSTR: "sym+off/size" (quoted)
+ *   BITFIELD: unsigned decimal of the extracted bits
+ */
+enum kpmod_type {
+	KPMOD_T_U8 = 1, KPMOD_T_U16, KPMOD_T_U32, KPMOD_T_U64,
+	KPMOD_T_S8, KPMOD_T_S16, KPMOD_T_S32, KPMOD_T_S64,
+	KPMOD_T_X8, KPMOD_T_X16, KPMOD_T_X32, KPMOD_T_X64,
+	KPMOD_T_CHAR,
+	KPMOD_T_STRING, KPMOD_T_USTRING,
+	KPMOD_T_SYMBOL, KPMOD_T_SYMSTR,
+	KPMOD_T_BITFIELD,
+	__KPMOD_T_MAX,
+};
+
+/*
+ * Fetch programs.  Each argument is a short program, as in the kernel's
+ * trace_probe: exactly one load (stage 1), then zero or more dereferences
+ * (stage 2), exactly one store (stage 3), then optionally a bitfield
+ * (stage 4) and an array loop (stage 5), then END.  The module validates
+ * every program (ops, order, sizes, indexes, length) before registering a
+ * probe, and a fault in any dereference is recorded, never taken.
+ */
+enum kpmod_fetch_op {
+	KPMOD_FOP_END = 0,
+	/* stage 1: load */
+	KPMOD_FOP_REG,		/* .param: register number, enum kpmod_reg_* */
+	KPMOD_FOP_STACK,	/* .param: N of $stackN */
+	KPMOD_FOP_STACKP,	/* $stack: the stack pointer */
+	KPMOD_FOP_RETVAL,	/* $retval: return probes only */
+	KPMOD_FOP_IMM,		/* .imm: an immediate or an address (@ADDR, @SYM) */
+	KPMOD_FOP_COMM,		/* $comm: store must be ST_STRING */
+	KPMOD_FOP_ARG,		/* .param: N >= 1 of $argN (return probes: at entry) */
+	KPMOD_FOP_DATA,		/* an immediate string (KPMOD_ARG_A_DATA) */
+	/* stage 2: dereference the value + .imm */
+	KPMOD_FOP_DEREF,	/* kernel memory */
+	KPMOD_FOP_UDEREF,	/* user memory */
+	/* stage 3: store */
+	KPMOD_FOP_ST_RAW,	/* the value itself, .size bytes */
+	KPMOD_FOP_ST_MEM,	/* .size bytes of kernel memory at value + .imm */
+	KPMOD_FOP_ST_UMEM,	/* .size bytes of user memory at value + .imm */
+	KPMOD_FOP_ST_STRING,	/* kernel string at value + .imm */
+	KPMOD_FOP_ST_USTRING,	/* user string at value + .imm */
+	/* stage 4: modify */
+	KPMOD_FOP_MOD_BF,	/* value = (value << .lshift) >> .rshift, .size: container */
+	/* stage 5: loop */
+	KPMOD_FOP_LP_ARRAY,	/* .param: element count; repeat stage 2..4 per element */
+	__KPMOD_FOP_MAX,
+};
+
+struct kpmod_fetch_insn {
+	__u8 op;		/* enum kpmod_fetch_op */
+	__u8 size;		/* ST_RAW/MEM/UMEM: 1, 2, 4 or 8; MOD_BF: container bytes */
+	__u8 lshift;		/* MOD_BF */
+	__u8 rshift;		/* MOD_BF */
+	__u32 param;		/* REG, STACK, ARG, LP_ARRAY */
+	__s64 imm;		/* IMM: value; DEREF, UDEREF, ST_*: offset */
+};
+
+/* Register numbers for KPMOD_FOP_REG: the pt_regs slot, in words. */
+enum kpmod_reg_x86_64 {
+	KPMOD_REG_X86_R15, KPMOD_REG_X86_R14, KPMOD_REG_X86_R13,
+	KPMOD_REG_X86_R12, KPMOD_REG_X86_BP, KPMOD_REG_X86_BX,
+	KPMOD_REG_X86_R11, KPMOD_REG_X86_R10, KPMOD_REG_X86_R9,
+	KPMOD_REG_X86_R8, KPMOD_REG_X86_AX, KPMOD_REG_X86_CX,
+	KPMOD_REG_X86_DX, KPMOD_REG_X86_SI, KPMOD_REG_X86_DI,
+	KPMOD_REG_X86_ORIG_AX, KPMOD_REG_X86_IP, KPMOD_REG_X86_CS,
+	KPMOD_REG_X86_FLAGS, KPMOD_REG_X86_SP, KPMOD_REG_X86_SS,
+	KPMOD_REG_X86_NR,
+};
+
+enum kpmod_reg_arm64 {
+	KPMOD_REG_ARM64_X0 = 0,		/* x0..x30 are 0..30 */
+	KPMOD_REG_ARM64_SP = 31,
+	KPMOD_REG_ARM64_PC = 32,
+	KPMOD_REG_ARM64_PSTATE = 33,
+	KPMOD_REG_ARM64_NR,
+};
+
+/*
+ * Records.  Every record starts with this header and is a multiple of 8
+ * bytes long.  An EVENT record's argument area follows the header:
+ *
+ *   [fault bitmap: one bit per argument, (nargs + 7) / 8 bytes, padded to 8]
+ *   [argument slots at the offsets PROBE_GET reports, KPMOD_A_PROBE_ARGS_SIZE
+ *    bytes in all, rounded up to 8]
+ *   [string data]
+ *
+ * A slot holds the stored value (little or native endian, as the CPU), an
+ * array's elements back to back, or for a string a __u32 data location:
+ * (length << 16) | offset, the offset counted from the start of the record
+ * and the length including the NUL.  A set fault bit, or a string length of
+ * 0, means that argument's fetch faulted: print "(fault)".
+ */
+enum kpmod_record_type {
+	KPMOD_REC_PAD = 1,	/* filler up to the end of the ring: skip it */
+	KPMOD_REC_EVENT = 2,
+};
+
+#define KPMOD_RECF_RETURN	0x0001	/* from a return probe */
+
+struct kpmod_record {
+	__u32 len;		/* whole record, header included, multiple of 8 */
+	__u16 type;		/* enum kpmod_record_type */
+	__u16 flags;		/* KPMOD_RECF_* */
+	__u32 probe_id;
+	__u32 cpu;
+	__u32 pid;		/* thread id */
+	__u32 tgid;		/* process id */
+	__u64 ts_ns;		/* CLOCK_MONOTONIC nanoseconds, all CPUs alike */
+	__u64 ip;		/* entry: the probed address; return: the function */
+	__u64 ret_ip;		/* return: the address returned to; entry: 0 */
+	char comm[16];
+};
+
+/*
+ * Rings.  Each possible CPU has one ring.  A reader opens /dev/kpmod, binds
+ * the file to one CPU with KPMOD_IOC_ATTACH (EBUSY if another file holds
+ * that CPU), then maps, with offsets in bytes of the page size:
+ *
+ *   offset 0, 1 page, PROT_READ|PROT_WRITE:  struct kpmod_ring_consumer
+ *   offset 1 page, PROT_READ only:           struct kpmod_ring_meta (1 page)
+ *                                            then data_size bytes of data
+ *
+ * Positions are free-running byte counts; a record at position P sits at
+ * data[P & (data_size - 1)] and never wraps: when one would, the producer
+ * writes a KPMOD_REC_PAD record to the end of the data area first.
+ *
+ * Ordering, as perf_event_mmap_page:
+ *   reader: head = smp_load_acquire(&meta->data_head);
+ *           read records in [tail, head);
+ *           smp_store_release(&consumer->data_tail, new_tail);
+ *   kernel: reads data_tail, writes a record, then
+ *           smp_store_release(&meta->data_head, new_head).
+ * The kernel keeps its own copy of every position and never trusts
+ * data_tail beyond [head - data_size, head].
+ *
+ * DISCARD mode: a record that does not fit is dropped and counted in
+ * meta->lost.  OVERWRITE mode: the kernel ignores data_tail, overwrites the
+ * oldest records (counted in meta->overwritten) and publishes the position
+ * of the oldest intact record in meta->data_oldest (store-release before
+ * overwriting).  A snapshot reader copies [max(oldest, tail), head), then
+ * re-reads data_oldest and discards what was overwritten while it copied.
+ */
+#define KPMOD_RING_VERSION	1
+
+struct kpmod_ring_consumer {
+	__u64 data_tail;
+};
+
+struct kpmod_ring_meta {
+	__u32 version;		/* KPMOD_RING_VERSION */
+	__u32 cpu;
+	__u32 mode;		/* enum kpmod_buf_mode */
+	__u32 page_size;
+	__u64 data_size;	/* bytes, a power of two */
+	__u64 data_offset;	/* data area offset within the read-only map */
+	__u64 __reserved0[4];
+	/* Written by the kernel only; on their own cache line. */
+	__u64 data_head;	/* end of the newest record */
+	__u64 data_oldest;	/* OVERWRITE: start of the oldest intact record */
+	__u64 events;		/* records written */
+	__u64 lost;		/* DISCARD: events dropped, ring full */
+	__u64 overwritten;	/* OVERWRITE: events overwritten */
+	__u64 nested;		/* events dropped: a handler nested on this CPU */
+	__u64 __reserved1[2];
+};
+
+#define KPMOD_IOC_MAGIC		0xb7
+#define KPMOD_IOC_ATTACH	_IOW(KPMOD_IOC_MAGIC, 1, __u32)	/* CPU number */
 
 #endif /* _UAPI_LINUX_KPMOD_H */

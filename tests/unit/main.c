@@ -1,14 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "suites.h"
 
+#define KP_MAX_SUITES 64
+static Suite *(*kp_suites[KP_MAX_SUITES])(void);
+static int kp_nsuites;
+
+void kp_register_suite(Suite *(*fn)(void))
+{
+	if (kp_nsuites == KP_MAX_SUITES) {
+		fprintf(stderr, "too many suites\n");
+		exit(EXIT_FAILURE);
+	}
+	kp_suites[kp_nsuites++] = fn;
+}
+
 int main(void)
 {
-	SRunner *sr = srunner_create(cli_suite());
-	int failed;
+	SRunner *sr = srunner_create(NULL);
+	int i, failed;
 
-	srunner_add_suite(sr, exitcode_suite());
+	for (i = 0; i < kp_nsuites; i++)
+		srunner_add_suite(sr, kp_suites[i]());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Each test file registers its suites with KP_SUITE(fn), fn returning a
+ * Suite *; main.c runs every registered suite.  No shared list to edit.
+ */
 #ifndef KPMOD_TEST_SUITES_H
 #define KPMOD_TEST_SUITES_H
 
 #include <check.h>
 
-Suite *cli_suite(void);
-Suite *exitcode_suite(void);
+void kp_register_suite(Suite *(*fn)(void));
+
+#define KP_SUITE(fn)							\
+	static Suite *fn(void);						\
+	__attribute__((constructor)) static void fn##_register(void)	\
+	{								\
+		kp_register_suite(fn);					\
+	}
 
 #endif

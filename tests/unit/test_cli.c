@@ -146,7 +146,8 @@ START_TEST(extra_arguments_are_refused)
 }
 END_TEST
 
-Suite *cli_suite(void)
+KP_SUITE(cli_suite)
+static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
 	TCase *tc = tcase_create("commands");

@@ -86,7 +86,8 @@ START_TEST(long_extack_is_truncated_not_overflowed)
 }
 END_TEST
 
-Suite *exitcode_suite(void)
+KP_SUITE(exitcode_suite)
+static Suite *exitcode_suite(void)
 {
 	Suite *s = suite_create("exitcode");
 	TCase *tc = tcase_create("errors");

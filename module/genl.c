@@ -1,14 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The generic netlink family: the module's only control interface. */
+/*
+ * The generic netlink family: the module's only control interface.  Every
+ * request is checked against a policy before a handler sees it, and every
+ * handler that changes state does so under kpmod_lock, all or nothing.
+ */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
 #include "kpmod.h"
+#include "probe.h"
+#include "ring.h"
 
 static struct genl_family kpmod_genl_family;
+
+static const struct nla_policy kpmod_arg_policy[KPMOD_ARG_A_MAX + 1] = {
+	[KPMOD_ARG_A_NAME] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_ARG_NAME_LEN - 1 },
+	[KPMOD_ARG_A_TYPE] = NLA_POLICY_RANGE(NLA_U32, KPMOD_T_U8, __KPMOD_T_MAX - 1),
+	[KPMOD_ARG_A_COUNT] = NLA_POLICY_MAX(NLA_U32, KPMOD_MAX_ARRAY_LEN),
+	[KPMOD_ARG_A_PROG] = { .type = NLA_BINARY,
+			       .len = KPMOD_MAX_INSNS * sizeof(struct kpmod_fetch_insn) },
+	[KPMOD_ARG_A_DATA] = { .type = NLA_BINARY, .len = KPMOD_MAX_IMM_STR },
+	[KPMOD_ARG_A_OFFSET] = { .type = NLA_U32 },
+	[KPMOD_ARG_A_SIZE] = { .type = NLA_U32 },
+};
 
 /*
  * Every attribute has a type and a bound, including those the module only
@@ -23,6 +42,27 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_NR_ONLINE_CPUS] = { .type = NLA_U32 },
 	[KPMOD_A_NR_PROBES] = { .type = NLA_U32 },
 	[KPMOD_A_MAX_PROBES] = { .type = NLA_U32 },
+	[KPMOD_A_BUF_SIZE] = { .type = NLA_U64 },	/* range checked by the handler */
+	[KPMOD_A_BUF_MODE] = NLA_POLICY_MAX(NLA_U32, KPMOD_BUF_OVERWRITE),
+	[KPMOD_A_PROBE_ID] = { .type = NLA_U32 },
+	[KPMOD_A_PROBE_GROUP] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_NAME_LEN - 1 },
+	[KPMOD_A_PROBE_EVENT] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_NAME_LEN - 1 },
+	[KPMOD_A_PROBE_KIND] = NLA_POLICY_RANGE(NLA_U32, KPMOD_PROBE_ENTRY, KPMOD_PROBE_RETURN),
+	[KPMOD_A_PROBE_SYMBOL] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_SYMBOL_LEN - 1 },
+	[KPMOD_A_PROBE_MODULE] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_MODULE_LEN - 1 },
+	[KPMOD_A_PROBE_OFFSET] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_ADDR] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_MAXACTIVE] = NLA_POLICY_MAX(NLA_U32, KPMOD_MAX_MAXACTIVE),
+	[KPMOD_A_PROBE_DEFINITION] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_DEF_LEN - 1 },
+	[KPMOD_A_PROBE_ARGS] = NLA_POLICY_NESTED_ARRAY(kpmod_arg_policy),
+	[KPMOD_A_PROBE_ENABLED] = { .type = NLA_FLAG },
+	[KPMOD_A_PROBE_HITS] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_MISSES] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_DROPPED] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_GONE] = { .type = NLA_FLAG },
+	[KPMOD_A_PROBE_ADDRESS] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_ARGS_SIZE] = { .type = NLA_U32 },
+	[KPMOD_A_ARG] = { .type = NLA_NESTED },
 };
 
 /*
@@ -35,6 +75,23 @@ static bool kpmod_genl_allowed(struct sk_buff *skb, struct genl_info *info)
 		return true;
 	GENL_SET_ERR_MSG(info, "kpmod requires CAP_SYS_ADMIN");
 	return false;
+}
+
+static int kpmod_genl_reply_u32(struct genl_info *info, u8 cmd, int attr, u32 v)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &kpmod_genl_family, 0, cmd);
+	if (!hdr || nla_put_u32(msg, attr, v)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
@@ -54,6 +111,7 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto too_big;
 
+	mutex_lock(&kpmod_lock);
 	if (nla_put_string(msg, KPMOD_A_MODULE_VERSION, KPMOD_VERSION) ||
 	    nla_put_u32(msg, KPMOD_A_UAPI_VERSION, KPMOD_UAPI_VERSION) ||
 	    nla_put_string(msg, KPMOD_A_ARCH, kpmod_arch_name()) ||
@@ -61,8 +119,13 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, KPMOD_A_NR_CPUS, num_possible_cpus()) ||
 	    nla_put_u32(msg, KPMOD_A_NR_ONLINE_CPUS, num_online_cpus()) ||
 	    nla_put_u32(msg, KPMOD_A_NR_PROBES, kpmod_nr_probes()) ||
-	    nla_put_u32(msg, KPMOD_A_MAX_PROBES, kpmod_max_probes))
+	    nla_put_u32(msg, KPMOD_A_MAX_PROBES, kpmod_max_probes) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_BUF_SIZE, kpmod_rings_size(), KPMOD_A_UNSPEC) ||
+	    nla_put_u32(msg, KPMOD_A_BUF_MODE, kpmod_rings_mode())) {
+		mutex_unlock(&kpmod_lock);
 		goto too_big;
+	}
+	mutex_unlock(&kpmod_lock);
 
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -72,10 +135,466 @@ too_big:
 	return -EMSGSIZE;
 }
 
+/* The kernel's is_good_name(): a C identifier. */
+static bool kpmod_good_name(const char *name)
+{
+	if (!isalpha(*name) && *name != '_')
+		return false;
+	while (*++name)
+		if (!isalnum(*name) && *name != '_')
+			return false;
+	return true;
+}
+
+static int kpmod_genl_parse_arg(struct kpmod_probe *p, unsigned int i,
+				const struct nlattr *nest, struct genl_info *info)
+{
+	struct kpmod_fetch_insn insns[KPMOD_MAX_INSNS];
+	struct nlattr *tb[KPMOD_ARG_A_MAX + 1];
+	struct kpmod_arg *a = &p->args[i];
+	unsigned int j;
+	int ret, len;
+
+	ret = nla_parse_nested(tb, KPMOD_ARG_A_MAX, nest, kpmod_arg_policy,
+			       info->extack);
+	if (ret)
+		return ret;
+	if (!tb[KPMOD_ARG_A_TYPE] || !tb[KPMOD_ARG_A_PROG]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest, "argument needs a type and a program");
+		return -EINVAL;
+	}
+	if (tb[KPMOD_ARG_A_NAME])
+		nla_strscpy(a->name, tb[KPMOD_ARG_A_NAME], sizeof(a->name));
+	else
+		snprintf(a->name, sizeof(a->name), "arg%u", i + 1);
+	if (!kpmod_good_name(a->name)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest, "bad argument name");
+		return -EINVAL;
+	}
+	for (j = 0; j < i; j++) {
+		if (!strcmp(p->args[j].name, a->name)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nest, "argument name used twice");
+			return -EINVAL;
+		}
+	}
+	a->type = nla_get_u32(tb[KPMOD_ARG_A_TYPE]);
+	a->count = tb[KPMOD_ARG_A_COUNT] ? nla_get_u32(tb[KPMOD_ARG_A_COUNT]) : 0;
+	if (tb[KPMOD_ARG_A_DATA]) {
+		len = nla_len(tb[KPMOD_ARG_A_DATA]);
+		if (len < 2 || memchr(nla_data(tb[KPMOD_ARG_A_DATA]), 0, len) !=
+			       nla_data(tb[KPMOD_ARG_A_DATA]) + len - 1) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[KPMOD_ARG_A_DATA],
+					    "immediate string must end in its only NUL");
+			return -EINVAL;
+		}
+		memcpy(a->data, nla_data(tb[KPMOD_ARG_A_DATA]), len);
+	}
+	len = nla_len(tb[KPMOD_ARG_A_PROG]);
+	if (len % sizeof(insns[0])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KPMOD_ARG_A_PROG],
+				    "program length is not a whole number of insns");
+		return -EINVAL;
+	}
+	/* Netlink data is only 4-byte aligned: copy before reading. */
+	memcpy(insns, nla_data(tb[KPMOD_ARG_A_PROG]), len);
+	ret = kpmod_fetch_prepare(a, insns, len / sizeof(insns[0]),
+				  p->kind == KPMOD_PROBE_RETURN, info->extack);
+	if (ret && info->extack && !info->extack->bad_attr)
+		info->extack->bad_attr = tb[KPMOD_ARG_A_PROG];
+	return ret;
+}
+
+/* Builds a probe from the request; nothing is registered yet. */
+static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **out)
+{
+	struct nlattr **attrs = info->attrs;
+	struct kpmod_probe *p;
+	struct nlattr *nest;
+	unsigned int n = 0, i = 0;
+	int rem, ret;
+
+	if (!attrs[KPMOD_A_PROBE_GROUP] || !attrs[KPMOD_A_PROBE_EVENT] ||
+	    !attrs[KPMOD_A_PROBE_KIND]) {
+		GENL_SET_ERR_MSG(info, "a probe needs a group, an event name and a kind");
+		return -EINVAL;
+	}
+	if (!attrs[KPMOD_A_PROBE_SYMBOL] == !attrs[KPMOD_A_PROBE_ADDR]) {
+		GENL_SET_ERR_MSG(info, "a probe needs either a symbol or an address");
+		return -EINVAL;
+	}
+	if (attrs[KPMOD_A_PROBE_ADDR] &&
+	    (attrs[KPMOD_A_PROBE_MODULE] || attrs[KPMOD_A_PROBE_OFFSET])) {
+		GENL_SET_ERR_MSG(info, "an address probe takes no module or offset");
+		return -EINVAL;
+	}
+	if (attrs[KPMOD_A_PROBE_ARGS]) {
+		nla_for_each_nested(nest, attrs[KPMOD_A_PROBE_ARGS], rem) {
+			if (nla_type(nest) != KPMOD_A_ARG) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nest,
+						    "ARGS holds only ARG nests");
+				return -EINVAL;
+			}
+			if (++n > KPMOD_MAX_ARGS) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nest,
+						    "too many arguments (max 128)");
+				return -E2BIG;
+			}
+		}
+	}
+
+	p = kpmod_probe_alloc(n);
+	if (!p)
+		return -ENOMEM;
+	nla_strscpy(p->group, attrs[KPMOD_A_PROBE_GROUP], sizeof(p->group));
+	nla_strscpy(p->event, attrs[KPMOD_A_PROBE_EVENT], sizeof(p->event));
+	if (!kpmod_good_name(p->group) || !kpmod_good_name(p->event)) {
+		GENL_SET_ERR_MSG(info, "group and event names must be C identifiers");
+		ret = -EINVAL;
+		goto fail;
+	}
+	p->kind = nla_get_u32(attrs[KPMOD_A_PROBE_KIND]);
+	if (attrs[KPMOD_A_PROBE_SYMBOL])
+		nla_strscpy(p->symbol, attrs[KPMOD_A_PROBE_SYMBOL], sizeof(p->symbol));
+	if (attrs[KPMOD_A_PROBE_MODULE])
+		nla_strscpy(p->module, attrs[KPMOD_A_PROBE_MODULE], sizeof(p->module));
+	if (attrs[KPMOD_A_PROBE_ADDR])
+		p->addr = nla_get_u64(attrs[KPMOD_A_PROBE_ADDR]);
+	if (attrs[KPMOD_A_PROBE_OFFSET])
+		p->offset = nla_get_u64(attrs[KPMOD_A_PROBE_OFFSET]);
+	if (p->symbol[0] == '\0' && attrs[KPMOD_A_PROBE_SYMBOL]) {
+		GENL_SET_ERR_MSG(info, "empty symbol");
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (p->kind == KPMOD_PROBE_RETURN && p->offset) {
+		GENL_SET_ERR_MSG(info, "a return probe must sit at the function entry (offset 0)");
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (attrs[KPMOD_A_PROBE_MAXACTIVE]) {
+		if (p->kind != KPMOD_PROBE_RETURN) {
+			GENL_SET_ERR_MSG(info, "maxactive is only for return probes");
+			ret = -EINVAL;
+			goto fail;
+		}
+		p->maxactive = nla_get_u32(attrs[KPMOD_A_PROBE_MAXACTIVE]);
+	}
+	if (attrs[KPMOD_A_PROBE_DEFINITION])
+		p->definition = nla_strdup(attrs[KPMOD_A_PROBE_DEFINITION], GFP_KERNEL);
+	else
+		p->definition = kasprintf(GFP_KERNEL, "%c:%s/%s %s",
+					  p->kind == KPMOD_PROBE_RETURN ? 'r' : 'p',
+					  p->group, p->event, p->symbol);
+	if (!p->definition) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	if (attrs[KPMOD_A_PROBE_ARGS]) {
+		nla_for_each_nested(nest, attrs[KPMOD_A_PROBE_ARGS], rem) {
+			ret = kpmod_genl_parse_arg(p, i++, nest, info);
+			if (ret)
+				goto fail;
+		}
+	}
+	*out = p;
+	return 0;
+fail:
+	kpmod_probe_free(p);
+	return ret;
+}
+
+static int kpmod_genl_probe_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct kpmod_probe *p;
+	u32 id;
+	int ret;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	ret = kpmod_genl_parse_probe(info, &p);
+	if (ret)
+		return ret;
+
+	mutex_lock(&kpmod_lock);
+	ret = kpmod_probe_register(p, info->extack);
+	if (ret) {
+		mutex_unlock(&kpmod_lock);
+		kpmod_probe_free(p);
+		return ret;
+	}
+	if (info->attrs[KPMOD_A_PROBE_ENABLED]) {
+		ret = kpmod_probe_enable(p, true);
+		if (ret) {
+			GENL_SET_ERR_MSG(info, "registered, but could not enable: removed again");
+			kpmod_probe_delete(p, NULL);
+			mutex_unlock(&kpmod_lock);
+			return ret;
+		}
+	}
+	id = p->id;
+	mutex_unlock(&kpmod_lock);
+	return kpmod_genl_reply_u32(info, KPMOD_CMD_PROBE_ADD, KPMOD_A_PROBE_ID, id);
+}
+
+static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct kpmod_probe *p;
+	int ret;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	if (!info->attrs[KPMOD_A_PROBE_GROUP] || !info->attrs[KPMOD_A_PROBE_EVENT]) {
+		GENL_SET_ERR_MSG(info, "delete needs a group and an event name");
+		return -EINVAL;
+	}
+	mutex_lock(&kpmod_lock);
+	p = kpmod_probe_find(nla_data(info->attrs[KPMOD_A_PROBE_GROUP]),
+			     nla_data(info->attrs[KPMOD_A_PROBE_EVENT]));
+	if (!p) {
+		GENL_SET_ERR_MSG(info, "no such event");
+		ret = -ENOENT;
+	} else {
+		ret = kpmod_probe_delete(p, info->extack);
+	}
+	mutex_unlock(&kpmod_lock);
+	return ret;
+}
+
+static bool kpmod_genl_matches(struct kpmod_probe *p, struct genl_info *info)
+{
+	struct nlattr *g = info->attrs[KPMOD_A_PROBE_GROUP];
+	struct nlattr *e = info->attrs[KPMOD_A_PROBE_EVENT];
+
+	return (!g || !strcmp(p->group, nla_data(g))) &&
+	       (!e || !strcmp(p->event, nla_data(e)));
+}
+
+/* Enables or disables every matching probe, or none of them. */
+static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
+				  bool on)
+{
+	struct kpmod_probe *p, *q;
+	unsigned int matched = 0;
+	int ret = 0;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	mutex_lock(&kpmod_lock);
+	list_for_each_entry(p, &kpmod_probes, node) {
+		if (!kpmod_genl_matches(p, info))
+			continue;
+		matched++;
+		if (p->enabled == on)
+			continue;
+		ret = kpmod_probe_enable(p, on);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		if (ret == -ENOENT)
+			GENL_SET_ERR_MSG(info, "the probed module is gone: delete the probe");
+		else
+			GENL_SET_ERR_MSG(info, "kernel refused to change a probe; nothing changed");
+		/* Undo what this request changed, in the same order. */
+		list_for_each_entry(q, &kpmod_probes, node) {
+			if (q == p)
+				break;
+			if (kpmod_genl_matches(q, info))
+				kpmod_probe_enable(q, !on);
+		}
+	} else if (!matched) {
+		GENL_SET_ERR_MSG(info, "no matching event");
+		ret = -ENOENT;
+	}
+	mutex_unlock(&kpmod_lock);
+	return ret;
+}
+
+static int kpmod_genl_enable(struct sk_buff *skb, struct genl_info *info)
+{
+	return kpmod_genl_set_enabled(skb, info, true);
+}
+
+static int kpmod_genl_disable(struct sk_buff *skb, struct genl_info *info)
+{
+	return kpmod_genl_set_enabled(skb, info, false);
+}
+
+static int kpmod_genl_clear(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	mutex_lock(&kpmod_lock);
+	ret = kpmod_probes_clear(info->extack);
+	mutex_unlock(&kpmod_lock);
+	return ret;
+}
+
+static int kpmod_genl_buffer_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *size = info->attrs[KPMOD_A_BUF_SIZE];
+	struct nlattr *mode = info->attrs[KPMOD_A_BUF_MODE];
+	u64 sz;
+	int ret;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	if (!size && !mode) {
+		GENL_SET_ERR_MSG(info, "give a size, a mode, or both");
+		return -EINVAL;
+	}
+	if (size && (!is_power_of_2(nla_get_u64(size)) ||
+		     nla_get_u64(size) < KPMOD_BUF_SIZE_MIN ||
+		     nla_get_u64(size) > KPMOD_BUF_SIZE_MAX)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, size,
+				    "size must be a power of two from 64 KiB to 256 MiB");
+		return -EINVAL;
+	}
+	mutex_lock(&kpmod_lock);
+	sz = size ? nla_get_u64(size) : kpmod_rings_size();
+	if (kpmod_probes_any_enabled()) {
+		GENL_SET_ERR_MSG(info, "probes are enabled: disable them first");
+		ret = -EBUSY;
+	} else {
+		ret = kpmod_rings_resize(sz, mode ? nla_get_u32(mode) : kpmod_rings_mode());
+		if (ret == -EBUSY)
+			GENL_SET_ERR_MSG(info, "a reader has a ring open");
+	}
+	mutex_unlock(&kpmod_lock);
+	return ret;
+}
+
+static int kpmod_genl_put_arg(struct sk_buff *skb, const struct kpmod_arg *a)
+{
+	struct nlattr *nest = nla_nest_start(skb, KPMOD_A_ARG);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, KPMOD_ARG_A_NAME, a->name) ||
+	    nla_put_u32(skb, KPMOD_ARG_A_TYPE, a->type) ||
+	    nla_put_u32(skb, KPMOD_ARG_A_COUNT, a->count) ||
+	    nla_put_u32(skb, KPMOD_ARG_A_OFFSET, a->offset) ||
+	    nla_put_u32(skb, KPMOD_ARG_A_SIZE, a->size)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
+{
+	struct nlattr *args;
+	u64 hits, dropped;
+	u32 i;
+
+	kpmod_probe_counters(p, &hits, &dropped);
+	if (nla_put_u32(skb, KPMOD_A_PROBE_ID, p->id) ||
+	    nla_put_string(skb, KPMOD_A_PROBE_GROUP, p->group) ||
+	    nla_put_string(skb, KPMOD_A_PROBE_EVENT, p->event) ||
+	    nla_put_u32(skb, KPMOD_A_PROBE_KIND, p->kind) ||
+	    (p->symbol[0] && nla_put_string(skb, KPMOD_A_PROBE_SYMBOL, p->symbol)) ||
+	    (p->module[0] && nla_put_string(skb, KPMOD_A_PROBE_MODULE, p->module)) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_OFFSET, p->offset, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_ADDRESS, kpmod_probe_address(p),
+			      KPMOD_A_UNSPEC) ||
+	    nla_put_u32(skb, KPMOD_A_PROBE_MAXACTIVE, p->maxactive) ||
+	    nla_put_string(skb, KPMOD_A_PROBE_DEFINITION, p->definition) ||
+	    (p->enabled && nla_put_flag(skb, KPMOD_A_PROBE_ENABLED)) ||
+	    (kpmod_probe_gone(p) && nla_put_flag(skb, KPMOD_A_PROBE_GONE)) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_HITS, hits, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_MISSES, kpmod_probe_misses(p),
+			      KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_DROPPED, dropped, KPMOD_A_UNSPEC) ||
+	    nla_put_u32(skb, KPMOD_A_PROBE_ARGS_SIZE, p->fixed_size))
+		return -EMSGSIZE;
+	args = nla_nest_start(skb, KPMOD_A_PROBE_ARGS);
+	if (!args)
+		return -EMSGSIZE;
+	for (i = 0; i < p->nargs; i++)
+		if (kpmod_genl_put_arg(skb, &p->args[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, args);
+	return 0;
+}
+
+/* cb->args[0]: the id of the last probe sent; ids only grow. */
+static int kpmod_genl_probe_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct kpmod_probe *p;
+	void *hdr;
+	int ret = 0;
+
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(&kpmod_lock);
+	cb->seq = kpmod_probes_gen;
+	list_for_each_entry(p, &kpmod_probes, node) {
+		if (p->id <= cb->args[0])
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &kpmod_genl_family, NLM_F_MULTI, KPMOD_CMD_PROBE_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		genl_dump_check_consistent(cb, hdr);
+		if (kpmod_genl_put_probe(skb, p)) {
+			genlmsg_cancel(skb, hdr);
+			ret = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = p->id;
+	}
+	mutex_unlock(&kpmod_lock);
+	/* A probe that fits no message at all must end the dump, not loop it. */
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
 static const struct genl_small_ops kpmod_genl_ops[] = {
 	{
 		.cmd = KPMOD_CMD_STATUS,
 		.doit = kpmod_genl_status,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_PROBE_ADD,
+		.doit = kpmod_genl_probe_add,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_PROBE_DEL,
+		.doit = kpmod_genl_probe_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_PROBE_GET,
+		.dumpit = kpmod_genl_probe_dump,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_PROBE_ENABLE,
+		.doit = kpmod_genl_enable,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_PROBE_DISABLE,
+		.doit = kpmod_genl_disable,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_CLEAR,
+		.doit = kpmod_genl_clear,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_BUFFER_SET,
+		.doit = kpmod_genl_buffer_set,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

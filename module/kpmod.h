@@ -3,19 +3,21 @@
 #ifndef _KPMOD_KPMOD_H
 #define _KPMOD_KPMOD_H
 
-#include <linux/atomic.h>
+#include <linux/mutex.h>
 #include <uapi/kpmod.h>
+
+#include "arch.h"
+#include "compat.h"
 
 #if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
 #error "kpmod supports x86_64 and arm64 only"
 #endif
 
-/* arch/<arch>.c: everything that knows the architecture. */
-const char *kpmod_arch_name(void);
+/* Serialises every change of state: probes, their enabling, the rings. */
+extern struct mutex kpmod_lock;
 
 /* main.c */
 extern unsigned int kpmod_max_probes;
-unsigned int kpmod_nr_probes(void);
 
 /* genl.c */
 int kpmod_genl_init(void);

@@ -8,6 +8,11 @@
 #include <linux/moduleparam.h>
 
 #include "kpmod.h"
+#include "probe.h"
+#include "ring.h"
+
+/* Taken by control paths only (netlink, attach): never by a handler. */
+DEFINE_MUTEX(kpmod_lock);
 
 unsigned int kpmod_max_probes = 1024;
 module_param_named(max_probes, kpmod_max_probes, uint, 0444);
@@ -15,13 +20,6 @@ MODULE_PARM_DESC(max_probes,
 		 "Most probes that may be registered at once (1..65536, default 1024)");
 
 #define KPMOD_MAX_PROBES_LIMIT 65536
-
-static atomic_t kpmod_probes_registered = ATOMIC_INIT(0);
-
-unsigned int kpmod_nr_probes(void)
-{
-	return atomic_read(&kpmod_probes_registered);
-}
 
 static int __init kpmod_init(void)
 {
@@ -33,27 +31,35 @@ static int __init kpmod_init(void)
 		return -EINVAL;
 	}
 
-	ret = kpmod_dev_init();
+	ret = kpmod_rings_init();
 	if (ret)
 		return ret;
-
+	ret = kpmod_dev_init();
+	if (ret)
+		goto rings;
 	/* Last: once the family exists, userspace may call in. */
 	ret = kpmod_genl_init();
-	if (ret) {
-		kpmod_dev_exit();
-		return ret;
-	}
+	if (ret)
+		goto dev;
 
 	pr_info("version %s loaded (%s, uapi %u)\n", KPMOD_VERSION,
 		kpmod_arch_name(), KPMOD_UAPI_VERSION);
 	return 0;
+dev:
+	kpmod_dev_exit();
+rings:
+	kpmod_rings_exit();
+	return ret;
 }
 
 static void __exit kpmod_exit(void)
 {
 	/* First: no new requests can arrive once the family is gone. */
 	kpmod_genl_exit();
+	/* Waits for every running handler; no reader can hold a ring here. */
+	kpmod_probes_exit();
 	kpmod_dev_exit();
+	kpmod_rings_exit();
 	pr_info("unloaded\n");
 }
 

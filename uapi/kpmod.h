@@ -122,11 +122,11 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_MAXACTIVE,	/* u32, 0 = the kernel's default */
 	KPMOD_A_PROBE_DEFINITION,	/* string */
 	KPMOD_A_PROBE_ARGS,		/* nest of KPMOD_A_ARG */
-	KPMOD_A_PROBE_ENABLED,		/* flag in requests, u8 in replies */
+	KPMOD_A_PROBE_ENABLED,		/* flag */
 	KPMOD_A_PROBE_HITS,		/* u64 */
 	KPMOD_A_PROBE_MISSES,		/* u64: kprobe nmissed + kretprobe nmissed */
 	KPMOD_A_PROBE_DROPPED,		/* u64: events lost for lack of ring space */
-	KPMOD_A_PROBE_GONE,		/* u8: its module was unloaded */
+	KPMOD_A_PROBE_GONE,		/* flag: its module was unloaded */
 	KPMOD_A_PROBE_ADDRESS,		/* u64: where the probe sits (replies) */
 	KPMOD_A_PROBE_ARGS_SIZE,	/* u32: fixed argument area bytes (replies) */
 	KPMOD_A_ARG,			/* nest of KPMOD_ARG_A_*, inside ARGS */
@@ -159,9 +159,9 @@ enum kpmod_buf_mode {
 	KPMOD_BUF_OVERWRITE = 1,	/* full ring: oldest events overwritten */
 };
 
-#define KPMOD_BUF_SIZE_MIN	(64ULL << 10)
-#define KPMOD_BUF_SIZE_MAX	(256ULL << 20)
-#define KPMOD_BUF_SIZE_DEFAULT	(1ULL << 20)
+#define KPMOD_BUF_SIZE_MIN	65536ULL	/* 64 KiB per CPU */
+#define KPMOD_BUF_SIZE_MAX	268435456ULL	/* 256 MiB per CPU */
+#define KPMOD_BUF_SIZE_DEFAULT	1048576ULL	/* 1 MiB per CPU */
 
 /*
  * Argument types.  The store op of a fetch program fixes what is written;

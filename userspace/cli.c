@@ -13,8 +13,34 @@ const struct kp_cmd kp_cmds[] = {
 	  "6 when the two uapi versions differ.\n" },
 	{ "status", kp_cmd_status, "show the module's state",
 	  "usage: kpmod status\n"
-	  "Shows the loaded module's version, architecture, kernel, CPUs and\n"
-	  "the number of probes registered.\n" },
+	  "Shows the loaded module's version, architecture, kernel, CPUs,\n"
+	  "the number of probes registered and the buffer settings.\n" },
+	{ "del", kp_cmd_del, "delete probes",
+	  "usage: kpmod del EVENT|GROUP/EVENT|-:EVENT ...\n"
+	  "Deletes probes. An enabled probe must be disabled first, as in\n"
+	  "kprobe_events. A bare EVENT names that event in any group.\n" },
+	{ "clear", kp_cmd_clear, "delete every probe",
+	  "usage: kpmod clear\n"
+	  "Deletes every probe; refused while any probe is enabled.\n" },
+	{ "list", kp_cmd_list, "print the probe definitions",
+	  "usage: kpmod list\n"
+	  "Prints every probe's definition as kprobe_events prints it.\n" },
+	{ "enable", kp_cmd_enable, "enable probes",
+	  "usage: kpmod enable EVENT|GROUP/EVENT|GROUP/*|all ...\n"
+	  "Enables probes. All of a request's probes change, or none does.\n" },
+	{ "disable", kp_cmd_disable, "disable probes",
+	  "usage: kpmod disable EVENT|GROUP/EVENT|GROUP/*|all ...\n"
+	  "Disables probes.\n" },
+	{ "stat", kp_cmd_stat, "print per-probe hit, miss and drop counts",
+	  "usage: kpmod stat\n"
+	  "Prints, per probe, as kprobe_profile does: the event name, hits and\n"
+	  "misses; then the events dropped for lack of ring space.\n" },
+	{ "buffer", kp_cmd_buffer, "show or set the per-CPU ring size and mode",
+	  "usage: kpmod buffer [--size SIZE] [--mode discard|overwrite]\n"
+	  "Without options, shows the settings. SIZE is per CPU, a power of two\n"
+	  "from 64K to 256M (default 1M). discard (default) drops new events\n"
+	  "when a ring is full and counts them; overwrite keeps the newest.\n"
+	  "Refused while a probe is enabled or a reader has a ring open.\n" },
 };
 const unsigned int kp_ncmds = sizeof(kp_cmds) / sizeof(kp_cmds[0]);
 

@@ -5,5 +5,12 @@
 
 int kp_cmd_version(int argc, char **argv);
 int kp_cmd_status(int argc, char **argv);
+int kp_cmd_del(int argc, char **argv);
+int kp_cmd_clear(int argc, char **argv);
+int kp_cmd_list(int argc, char **argv);
+int kp_cmd_stat(int argc, char **argv);
+int kp_cmd_enable(int argc, char **argv);
+int kp_cmd_disable(int argc, char **argv);
+int kp_cmd_buffer(int argc, char **argv);
 
 #endif

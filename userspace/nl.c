@@ -38,6 +38,8 @@ int kp_nl_open(struct kp_nl *nl, struct kp_err *e)
 		e->code = KP_EXIT_ERROR;
 		goto fail;
 	}
+	/* A dump message holds one whole probe: up to ~16 KiB. */
+	nl_socket_set_msg_buf_size(nl->sk, 65536);
 	/* Ask for the module's error text, and do not echo our request back. */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));

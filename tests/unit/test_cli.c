@@ -55,7 +55,7 @@ START_TEST(every_command_is_found_and_documented)
 			      strstr(c->usage, c->name),
 			      "bad usage text for %s", c->name);
 	}
-	ck_assert_ptr_null(kp_cmd_find("stat"));
+	ck_assert_ptr_null(kp_cmd_find("sta"));
 	ck_assert_ptr_null(kp_cmd_find(""));
 	ck_assert_ptr_null(kp_cmd_find("STATUS"));
 }

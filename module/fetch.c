@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fetch programs, after the kernel's trace_probe: one load, dereferences,
+ * one store, an optional bitfield and array.  kpmod_fetch_prepare() is the
+ * only gate between a netlink message and a handler, so it checks every
+ * field of every instruction; kpmod_fetch_run() then trusts the program
+ * but never the memory it reads: every read is *_nofault.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "fetch.h"
+#include "kpmod.h"
+
+/* Deepest $stackN / $argN: one kernel stack's worth of words. */
+#define KPMOD_MAX_STACK_INDEX (THREAD_SIZE / sizeof(unsigned long))
+
+static bool kpmod_insn_unused_zero(const struct kpmod_fetch_insn *in,
+				   bool size, bool shifts, bool param, bool imm)
+{
+	return (size || !in->size) && (shifts || (!in->lshift && !in->rshift)) &&
+	       (param || !in->param) && (imm || !in->imm);
+}
+
+static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
+			    const char *data, struct netlink_ext_ack *extack)
+{
+	switch (in->op) {
+	case KPMOD_FOP_REG:
+		if (in->param >= kpmod_arch_nr_regs()) {
+			NL_SET_ERR_MSG(extack, "register number out of range");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_STACK:
+		if (in->param >= KPMOD_MAX_STACK_INDEX) {
+			NL_SET_ERR_MSG(extack, "$stackN index out of range");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_ARG:
+		if (!in->param || in->param > KPMOD_MAX_STACK_INDEX) {
+			NL_SET_ERR_MSG(extack, "$argN index out of range");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_RETVAL:
+		if (!is_return) {
+			NL_SET_ERR_MSG(extack, "$retval is only for return probes");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_DATA:
+		if (!data[0]) {
+			NL_SET_ERR_MSG(extack, "immediate string op without data");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_STACKP:
+	case KPMOD_FOP_IMM:
+	case KPMOD_FOP_COMM:
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "fetch program must start with a load");
+		return -EINVAL;
+	}
+	if (!kpmod_insn_unused_zero(in, false, false,
+				    in->op == KPMOD_FOP_REG ||
+				    in->op == KPMOD_FOP_STACK ||
+				    in->op == KPMOD_FOP_ARG,
+				    in->op == KPMOD_FOP_IMM)) {
+		NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u32 kpmod_type_size(u32 type)
+{
+	switch (type) {
+	case KPMOD_T_U8: case KPMOD_T_S8: case KPMOD_T_X8: case KPMOD_T_CHAR:
+		return 1;
+	case KPMOD_T_U16: case KPMOD_T_S16: case KPMOD_T_X16:
+		return 2;
+	case KPMOD_T_U32: case KPMOD_T_S32: case KPMOD_T_X32:
+		return 4;
+	case KPMOD_T_U64: case KPMOD_T_S64: case KPMOD_T_X64:
+	case KPMOD_T_SYMBOL: case KPMOD_T_SYMSTR:
+		return 8;
+	default:
+		return 0;	/* strings, bitfields: fixed by the store */
+	}
+}
+
+static bool kpmod_is_string_store(u8 op)
+{
+	return op == KPMOD_FOP_ST_STRING || op == KPMOD_FOP_ST_USTRING;
+}
+
+int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *insns,
+			unsigned int n, bool is_return,
+			struct netlink_ext_ack *extack)
+{
+	const struct kpmod_fetch_insn *st;
+	unsigned int i;
+	int ret;
+
+	if (n < 3 || n > KPMOD_MAX_INSNS || insns[n - 1].op != KPMOD_FOP_END) {
+		NL_SET_ERR_MSG(extack, "fetch program: 3 to 16 insns, ending in END");
+		return -EINVAL;
+	}
+	memcpy(arg->prog, insns, n * sizeof(*insns));
+	arg->bf = NULL;
+	ret = kpmod_check_load(&insns[0], is_return, arg->data, extack);
+	if (ret)
+		return ret;
+
+	for (i = 1; insns[i].op == KPMOD_FOP_DEREF || insns[i].op == KPMOD_FOP_UDEREF; i++) {
+		if (!kpmod_insn_unused_zero(&insns[i], false, false, false, true)) {
+			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
+			return -EINVAL;
+		}
+	}
+	if (i > 1 && (insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA)) {
+		NL_SET_ERR_MSG(extack, "$comm and immediate strings cannot be dereferenced");
+		return -EINVAL;
+	}
+
+	st = &insns[i];
+	arg->store = i;
+	switch (st->op) {
+	case KPMOD_FOP_ST_RAW:
+	case KPMOD_FOP_ST_MEM:
+	case KPMOD_FOP_ST_UMEM:
+		if (st->size != 1 && st->size != 2 && st->size != 4 && st->size != 8) {
+			NL_SET_ERR_MSG(extack, "store size must be 1, 2, 4 or 8");
+			return -EINVAL;
+		}
+		if (!kpmod_insn_unused_zero(st, true, false, false,
+					    st->op != KPMOD_FOP_ST_RAW)) {
+			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
+			return -EINVAL;
+		}
+		arg->elem_size = st->size;
+		break;
+	case KPMOD_FOP_ST_STRING:
+	case KPMOD_FOP_ST_USTRING:
+		if (!kpmod_insn_unused_zero(st, false, false, false, true)) {
+			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
+			return -EINVAL;
+		}
+		arg->elem_size = sizeof(u32);	/* a data location */
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "fetch program lacks a store after its loads");
+		return -EINVAL;
+	}
+	if ((insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA) &&
+	    (st->op != KPMOD_FOP_ST_STRING || st->imm)) {
+		NL_SET_ERR_MSG(extack, "$comm and immediate strings store as string");
+		return -EINVAL;
+	}
+	i++;
+
+	if (insns[i].op == KPMOD_FOP_MOD_BF) {
+		const struct kpmod_fetch_insn *bf = &insns[i];
+		unsigned int bits = st->size * BITS_PER_BYTE;
+
+		if (kpmod_is_string_store(st->op) || bf->size != st->size ||
+		    bf->lshift > bf->rshift || bf->rshift >= bits ||
+		    !kpmod_insn_unused_zero(bf, true, true, false, false)) {
+			NL_SET_ERR_MSG(extack, "bad bitfield insn");
+			return -EINVAL;
+		}
+		arg->bf = bf;
+		i++;
+	}
+
+	if (insns[i].op == KPMOD_FOP_LP_ARRAY) {
+		if (!insns[i].param || insns[i].param > KPMOD_MAX_ARRAY_LEN ||
+		    insns[i].param != arg->count || st->op == KPMOD_FOP_ST_RAW ||
+		    insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA ||
+		    !kpmod_insn_unused_zero(&insns[i], false, false, true, false)) {
+			NL_SET_ERR_MSG(extack, "bad array insn (count 1..64, from memory)");
+			return -EINVAL;
+		}
+		i++;
+	} else if (arg->count) {
+		NL_SET_ERR_MSG(extack, "array count without an array insn");
+		return -EINVAL;
+	}
+
+	if (i != n - 1) {
+		NL_SET_ERR_MSG(extack, "fetch insns out of order");
+		return -EINVAL;
+	}
+
+	/* The type says how the value prints; it must match what is stored. */
+	if (kpmod_is_string_store(st->op)) {
+		if (arg->type != KPMOD_T_STRING && arg->type != KPMOD_T_USTRING) {
+			NL_SET_ERR_MSG(extack, "string store needs a string type");
+			return -EINVAL;
+		}
+	} else if (arg->type == KPMOD_T_BITFIELD) {
+		if (!arg->bf) {
+			NL_SET_ERR_MSG(extack, "bitfield type without a bitfield insn");
+			return -EINVAL;
+		}
+	} else if (arg->bf || kpmod_type_size(arg->type) != st->size) {
+		NL_SET_ERR_MSG(extack, "type does not match the store size");
+		return -EINVAL;
+	}
+	arg->size = arg->elem_size * max_t(u32, arg->count, 1);
+	return 0;
+}
+
+/* Stage 1.  Only $stackN beyond the stack can fail, and reads 0 as the kernel. */
+static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
+				      const struct kpmod_fetch_ctx *ctx)
+{
+	const struct kpmod_fetch_insn *in = &arg->prog[0];
+
+	switch (in->op) {
+	case KPMOD_FOP_REG:
+		return kpmod_arch_reg(ctx->regs, in->param);
+	case KPMOD_FOP_STACK:
+		return kpmod_arch_stack(ctx->regs, in->param);
+	case KPMOD_FOP_STACKP:
+		return kpmod_arch_sp(ctx->regs);
+	case KPMOD_FOP_RETVAL:
+		return kpmod_arch_retval(ctx->regs);
+	case KPMOD_FOP_IMM:
+		return in->imm;
+	case KPMOD_FOP_COMM:
+		return (unsigned long)current->comm;
+	case KPMOD_FOP_ARG:
+		if (ctx->entry && arg->entry_slot >= 0)
+			return ctx->entry[arg->entry_slot];
+		return kpmod_arch_arg(ctx->regs, in->param);
+	case KPMOD_FOP_DATA:
+		return (unsigned long)arg->data;
+	}
+	return 0;
+}
+
+static int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
+{
+	if (user)
+		return copy_from_user_nofault(dst, (const void __user *)addr, size);
+	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+}
+
+static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
+{
+	switch (bf->size) {
+	case 1:
+		return (u8)((u8)v << bf->lshift) >> bf->rshift;
+	case 2:
+		return (u16)((u16)v << bf->lshift) >> bf->rshift;
+	case 4:
+		return (u32)((u32)v << bf->lshift) >> bf->rshift;
+	default:
+		return (v << bf->lshift) >> bf->rshift;
+	}
+}
+
+static void kpmod_put(u8 *slot, u64 v, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		*slot = v;
+		break;
+	case 2:
+		*(u16 *)slot = v;
+		break;
+	case 4:
+		*(u32 *)slot = v;
+		break;
+	default:
+		*(u64 *)slot = v;
+		break;
+	}
+}
+
+/*
+ * Copies a NUL-terminated string of at most @room bytes (NUL included, cut
+ * to fit) to @dst; returns its length with the NUL, or -EFAULT.  Modules
+ * get no strncpy_*_nofault, so read in chunks that never cross a page: a
+ * fault then means the string itself runs into an unmapped page.
+ */
+static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long room)
+{
+	long done = 0;
+
+	while (done < room) {
+		long chunk = min_t(long, room - done,
+				   PAGE_SIZE - ((addr + done) & ~PAGE_MASK));
+		const char *nul;
+
+		chunk = min_t(long, chunk, 64);
+		if (kpmod_read(user, dst + done, addr + done, chunk))
+			return -EFAULT;
+		nul = memchr(dst + done, '\0', chunk);
+		if (nul)
+			return nul - dst + 1;
+		done += chunk;
+	}
+	dst[room - 1] = '\0';
+	return room;
+}
+
+/* Copies a string into the record's tail and sets its data location. */
+static int kpmod_fetch_string(bool user, unsigned long addr, u32 *loc,
+			      struct kpmod_fetch_ctx *ctx)
+{
+	long room = min_t(long, ctx->end - ctx->dyn, KPMOD_MAX_STRING);
+	long len;
+
+	*loc = 0;
+	if (room <= 0)
+		return -EFAULT;
+	len = kpmod_copy_string(user, (char *)ctx->dyn, addr, room);
+	if (len < 0)
+		return -EFAULT;
+	*loc = ((u32)len << 16) | (u32)(ctx->dyn - ctx->rec);
+	ctx->dyn += len;
+	return 0;
+}
+
+void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
+		     struct kpmod_fetch_ctx *ctx)
+{
+	const struct kpmod_fetch_insn *st = &arg->prog[arg->store];
+	unsigned int i, n = max_t(u32, arg->count, 1);
+	u8 *slot = ctx->slots + arg->offset;
+	unsigned long val = kpmod_fetch_load(arg, ctx);
+	bool user;
+	u64 v;
+
+	for (i = 1; i < arg->store; i++) {
+		user = arg->prog[i].op == KPMOD_FOP_UDEREF;
+		if (kpmod_read(user, &val, val + arg->prog[i].imm, sizeof(val)))
+			goto fault;
+	}
+
+	switch (st->op) {
+	case KPMOD_FOP_ST_RAW:
+		v = val;
+		if (arg->bf)
+			v = kpmod_apply_bf(arg->bf, v);
+		kpmod_put(slot, v, st->size);
+		return;
+	case KPMOD_FOP_ST_MEM:
+	case KPMOD_FOP_ST_UMEM:
+		user = st->op == KPMOD_FOP_ST_UMEM;
+		for (i = 0; i < n; i++) {
+			v = 0;
+			if (kpmod_read(user, &v, val + st->imm + i * st->size, st->size))
+				goto fault;
+			if (arg->bf)
+				v = kpmod_apply_bf(arg->bf, v);
+			kpmod_put(slot + i * st->size, v, st->size);
+		}
+		return;
+	default:	/* ST_STRING, ST_USTRING */
+		user = st->op == KPMOD_FOP_ST_USTRING;
+		for (i = 0; i < n; i++) {
+			unsigned long addr = val + st->imm;
+
+			/* string[N] is an array of N string pointers. */
+			if (arg->count &&
+			    kpmod_read(user, &addr, addr + i * sizeof(addr), sizeof(addr)))
+				goto fault;
+			if (kpmod_fetch_string(user, addr, (u32 *)slot + i, ctx))
+				goto fault;
+		}
+		return;
+	}
+fault:
+	ctx->faults[index / 8] |= 1 << (index % 8);
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probes.  A probe is registered, disabled, when it is added (so a bad
+ * address is refused at once, as kprobe_events does) and enabled later.
+ * Handlers take no lock, allocate nothing and do bounded work: they build
+ * the record in this CPU's scratch buffer and copy it into this CPU's ring.
+ */
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "kpmod.h"
+#include "probe.h"
+#include "ring.h"
+
+LIST_HEAD(kpmod_probes);
+u32 kpmod_probes_gen;
+static unsigned int kpmod_probes_count;
+static u32 kpmod_next_id = 1;
+
+static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
+		       const unsigned long *entry, unsigned long ip,
+		       unsigned long ret_ip, u16 flags)
+{
+	struct kpmod_fetch_ctx ctx;
+	struct kpmod_record *rec;
+	struct kpmod_ring *ring;
+	u32 i, len;
+
+	/* A kretprobe can still return into a disabled probe: record nothing. */
+	if (unlikely(!READ_ONCE(p->enabled)))
+		return;
+	this_cpu_inc(p->stats->hits);
+	ring = kpmod_ring_enter();
+	if (!ring)
+		return;
+
+	rec = (struct kpmod_record *)ring->scratch;
+	rec->type = KPMOD_REC_EVENT;
+	rec->flags = flags;
+	rec->probe_id = p->id;
+	rec->cpu = smp_processor_id();
+	rec->pid = current->pid;
+	rec->tgid = current->tgid;
+	rec->ts_ns = ktime_get_mono_fast_ns();
+	rec->ip = ip;
+	rec->ret_ip = ret_ip;
+	memcpy(rec->comm, current->comm, sizeof(rec->comm));
+
+	ctx.regs = regs;
+	ctx.entry = entry;
+	ctx.rec = ring->scratch;
+	ctx.faults = ring->scratch + sizeof(*rec);
+	ctx.slots = ctx.faults + p->bitmap_size;
+	ctx.dyn = ctx.slots + p->fixed_size;
+	ctx.end = ring->scratch + KPMOD_MAX_RECORD;
+	memset(ctx.faults, 0, p->bitmap_size + p->fixed_size);
+	for (i = 0; i < p->nargs; i++)
+		kpmod_fetch_run(&p->args[i], i, &ctx);
+
+	len = ctx.dyn - ctx.rec;
+	memset(ctx.dyn, 0, ALIGN(len, 8) - len);
+	rec->len = ALIGN(len, 8);
+	if (!kpmod_ring_write(ring, rec, rec->len))
+		this_cpu_inc(p->stats->dropped);
+	kpmod_ring_leave(ring);
+}
+
+static int kpmod_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kpmod_probe *p = container_of(kp, struct kpmod_probe, rp.kp);
+
+	kpmod_emit(p, regs, NULL, (unsigned long)kp->addr, 0, 0);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kpmod_kprobe_handler);
+
+static int kpmod_kretprobe_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct kpmod_probe *p = container_of(kpmod_kretprobe_of(ri),
+					     struct kpmod_probe, rp);
+	unsigned long *entry = (unsigned long *)ri->data;
+	u32 i;
+
+	for (i = 0; i < p->nentry; i++)
+		entry[i] = kpmod_arch_arg(regs, p->entry_arg[i]);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kpmod_kretprobe_entry);
+
+static int kpmod_kretprobe_handler(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	struct kpmod_probe *p = container_of(kpmod_kretprobe_of(ri),
+					     struct kpmod_probe, rp);
+
+	kpmod_emit(p, regs, p->nentry ? (unsigned long *)ri->data : NULL,
+		   (unsigned long)p->rp.kp.addr, kpmod_kretprobe_retaddr(ri),
+		   KPMOD_RECF_RETURN);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kpmod_kretprobe_handler);
+
+struct kpmod_probe *kpmod_probe_alloc(u32 nargs)
+{
+	struct kpmod_probe *p;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	p->args = kcalloc(max_t(u32, nargs, 1), sizeof(*p->args), GFP_KERNEL);
+	p->stats = alloc_percpu(struct kpmod_probe_stats);
+	if (!p->args || !p->stats) {
+		kpmod_probe_free(p);
+		return NULL;
+	}
+	p->nargs = nargs;
+	INIT_LIST_HEAD(&p->node);
+	return p;
+}
+
+void kpmod_probe_free(struct kpmod_probe *p)
+{
+	if (!p)
+		return;
+	free_percpu(p->stats);
+	kfree(p->args);
+	kfree(p->definition);
+	kfree(p);
+}
+
+/* Slots in argument order, each aligned to its element size. */
+static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+{
+	u32 i, off = 0;
+
+	p->bitmap_size = ALIGN(DIV_ROUND_UP(p->nargs, 8), 8);
+	p->nentry = 0;
+	for (i = 0; i < p->nargs; i++) {
+		struct kpmod_arg *a = &p->args[i];
+
+		off = ALIGN(off, a->elem_size);
+		a->offset = off;
+		off += a->size;
+		a->entry_slot = -1;
+		if (p->kind == KPMOD_PROBE_RETURN && a->prog[0].op == KPMOD_FOP_ARG) {
+			a->entry_slot = p->nentry;
+			p->entry_arg[p->nentry++] = a->prog[0].param;
+		}
+	}
+	p->fixed_size = ALIGN(off, 8);
+	if (p->fixed_size > KPMOD_MAX_FIXED_ARGS) {
+		NL_SET_ERR_MSG(extack, "arguments exceed 3072 bytes");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static void kpmod_register_error(struct netlink_ext_ack *extack, int err)
+{
+	switch (err) {
+	case -ENOENT:
+		NL_SET_ERR_MSG(extack, "symbol not found");
+		break;
+	case -EINVAL:
+	case -EILSEQ:
+		NL_SET_ERR_MSG(extack, "address is not probeable");
+		break;
+	case -EBUSY:
+		NL_SET_ERR_MSG(extack, "address is busy (another probe or tracer owns it)");
+		break;
+	case -EOPNOTSUPP:
+		NL_SET_ERR_MSG(extack, "return probes are not supported here");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "the kernel refused the probe");
+		break;
+	}
+}
+
+int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+{
+	struct kprobe *kp = &p->rp.kp;
+	int ret;
+
+	lockdep_assert_held(&kpmod_lock);
+	if (kpmod_probe_find(p->group, p->event)) {
+		NL_SET_ERR_MSG(extack, "an event with this group and name exists");
+		return -EEXIST;
+	}
+	if (kpmod_probes_count >= kpmod_max_probes) {
+		NL_SET_ERR_MSG(extack, "too many probes (module parameter max_probes)");
+		return -ENOSPC;
+	}
+	ret = kpmod_probe_layout(p, extack);
+	if (ret)
+		return ret;
+
+	if (p->symbol[0]) {
+		if (p->module[0])
+			snprintf(p->lookup, sizeof(p->lookup), "%s:%s",
+				 p->module, p->symbol);
+		else
+			strscpy(p->lookup, p->symbol, sizeof(p->lookup));
+		kp->symbol_name = p->lookup;
+		kp->offset = p->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)(unsigned long)p->addr;
+	}
+	kp->flags = KPROBE_FLAG_DISABLED;
+	if (p->kind == KPMOD_PROBE_RETURN) {
+		p->rp.handler = kpmod_kretprobe_handler;
+		if (p->nentry) {
+			p->rp.entry_handler = kpmod_kretprobe_entry;
+			p->rp.data_size = p->nentry * sizeof(unsigned long);
+		}
+		p->rp.maxactive = p->maxactive;
+		ret = register_kretprobe(&p->rp);
+	} else {
+		kp->pre_handler = kpmod_kprobe_handler;
+		ret = register_kprobe(kp);
+	}
+	if (ret) {
+		kpmod_register_error(extack, ret);
+		return ret;
+	}
+	p->registered = true;
+	p->id = kpmod_next_id++;
+	list_add_tail(&p->node, &kpmod_probes);
+	kpmod_probes_count++;
+	kpmod_probes_gen++;
+	return 0;
+}
+
+struct kpmod_probe *kpmod_probe_find(const char *group, const char *event)
+{
+	struct kpmod_probe *p;
+
+	list_for_each_entry(p, &kpmod_probes, node)
+		if (!strcmp(p->group, group) && !strcmp(p->event, event))
+			return p;
+	return NULL;
+}
+
+static void kpmod_probe_unregister(struct kpmod_probe *p)
+{
+	/* Both wait for running handlers before returning. */
+	if (p->kind == KPMOD_PROBE_RETURN)
+		unregister_kretprobe(&p->rp);
+	else
+		unregister_kprobe(&p->rp.kp);
+	p->registered = false;
+}
+
+int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&kpmod_lock);
+	if (p->enabled) {
+		NL_SET_ERR_MSG(extack, "probe is enabled: disable it first");
+		return -EBUSY;
+	}
+	kpmod_probe_unregister(p);
+	list_del(&p->node);
+	kpmod_probes_count--;
+	kpmod_probes_gen++;
+	kpmod_probe_free(p);
+	return 0;
+}
+
+int kpmod_probe_enable(struct kpmod_probe *p, bool on)
+{
+	int ret;
+
+	lockdep_assert_held(&kpmod_lock);
+	if (p->enabled == on)
+		return 0;
+	/* A probe whose module went away stays gone, as in kprobe_events. */
+	if (kpmod_probe_gone(p)) {
+		WRITE_ONCE(p->enabled, false);
+		return on ? -ENOENT : 0;
+	}
+	/* Handlers test enabled: set it before arming, clear it before disarming. */
+	WRITE_ONCE(p->enabled, on);
+	if (p->kind == KPMOD_PROBE_RETURN)
+		ret = on ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
+	else
+		ret = on ? enable_kprobe(&p->rp.kp) : disable_kprobe(&p->rp.kp);
+	if (ret)
+		WRITE_ONCE(p->enabled, !on);
+	return ret;
+}
+
+int kpmod_probes_clear(struct netlink_ext_ack *extack)
+{
+	struct kpmod_probe *p, *tmp;
+
+	lockdep_assert_held(&kpmod_lock);
+	if (kpmod_probes_any_enabled()) {
+		NL_SET_ERR_MSG(extack, "a probe is enabled: disable all first");
+		return -EBUSY;
+	}
+	list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
+		kpmod_probe_delete(p, extack);
+	return 0;
+}
+
+bool kpmod_probes_any_enabled(void)
+{
+	struct kpmod_probe *p;
+
+	list_for_each_entry(p, &kpmod_probes, node)
+		if (p->enabled)
+			return true;
+	return false;
+}
+
+unsigned int kpmod_nr_probes(void)
+{
+	return READ_ONCE(kpmod_probes_count);
+}
+
+u64 kpmod_probe_misses(struct kpmod_probe *p)
+{
+	u64 n = p->rp.kp.nmissed;
+
+	if (p->kind == KPMOD_PROBE_RETURN)
+		n += p->rp.nmissed;
+	return n;
+}
+
+void kpmod_probe_counters(struct kpmod_probe *p, u64 *hits, u64 *dropped)
+{
+	int cpu;
+
+	*hits = 0;
+	*dropped = 0;
+	for_each_possible_cpu(cpu) {
+		const struct kpmod_probe_stats *s = per_cpu_ptr(p->stats, cpu);
+
+		*hits += READ_ONCE(s->hits);
+		*dropped += READ_ONCE(s->dropped);
+	}
+}
+
+bool kpmod_probe_gone(struct kpmod_probe *p)
+{
+	return kprobe_gone(&p->rp.kp);
+}
+
+unsigned long kpmod_probe_address(struct kpmod_probe *p)
+{
+	return (unsigned long)p->rp.kp.addr;
+}
+
+void kpmod_probes_exit(void)
+{
+	struct kpmod_probe *p, *tmp;
+
+	mutex_lock(&kpmod_lock);
+	list_for_each_entry_safe(p, tmp, &kpmod_probes, node) {
+		kpmod_probe_unregister(p);
+		list_del(&p->node);
+		kpmod_probe_free(p);
+	}
+	kpmod_probes_count = 0;
+	mutex_unlock(&kpmod_lock);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Probes: the registry, and the handlers that turn a hit into a record. */
+#ifndef _KPMOD_PROBE_H
+#define _KPMOD_PROBE_H
+
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/netlink.h>
+
+#include "fetch.h"
+
+struct kpmod_probe_stats {
+	u64 hits;
+	u64 dropped;
+};
+
+struct kpmod_probe {
+	struct list_head node;		/* in kpmod_probes, by id; kpmod_lock */
+	u32 id;
+	u32 kind;			/* enum kpmod_probe_kind */
+	char group[KPMOD_MAX_NAME_LEN];
+	char event[KPMOD_MAX_NAME_LEN];
+	char symbol[KPMOD_MAX_SYMBOL_LEN];
+	char module[KPMOD_MAX_MODULE_LEN];
+	/* "module:symbol", what register_kprobe() looks up */
+	char lookup[KPMOD_MAX_MODULE_LEN + KPMOD_MAX_SYMBOL_LEN];
+	u64 offset;
+	u64 addr;			/* absolute address, when no symbol */
+	u32 maxactive;
+	char *definition;
+	bool enabled;
+	bool registered;
+	struct kretprobe rp;		/* rp.kp serves entry probes too */
+	u32 nargs;
+	struct kpmod_arg *args;
+	u32 nentry;			/* $argN values captured at entry */
+	u32 entry_arg[KPMOD_MAX_ARGS];	/* their N */
+	u32 bitmap_size;		/* fault bitmap bytes, 8-aligned */
+	u32 fixed_size;			/* argument slots bytes, 8-aligned */
+	struct kpmod_probe_stats __percpu *stats;
+};
+
+struct kpmod_probe *kpmod_probe_alloc(u32 nargs);
+void kpmod_probe_free(struct kpmod_probe *p);
+/* Lays out the slots, then registers (disabled); kpmod_lock held. */
+int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack);
+/* kpmod_lock held. */
+struct kpmod_probe *kpmod_probe_find(const char *group, const char *event);
+int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack);
+int kpmod_probe_enable(struct kpmod_probe *p, bool on);
+int kpmod_probes_clear(struct netlink_ext_ack *extack);
+bool kpmod_probes_any_enabled(void);
+unsigned int kpmod_nr_probes(void);
+u64 kpmod_probe_misses(struct kpmod_probe *p);
+void kpmod_probe_counters(struct kpmod_probe *p, u64 *hits, u64 *dropped);
+bool kpmod_probe_gone(struct kpmod_probe *p);
+unsigned long kpmod_probe_address(struct kpmod_probe *p);
+/* Unregisters and frees every probe; on module exit. */
+void kpmod_probes_exit(void);
+
+extern struct list_head kpmod_probes;
+extern u32 kpmod_probes_gen;		/* bumped on every add and delete */
+
+#endif /* _KPMOD_PROBE_H */

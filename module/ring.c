@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU rings.  Each ring has exactly one producer, the probe handlers of
+ * its CPU (preemption disabled), and at most one reader.  The layout and
+ * the memory ordering are specified in uapi/kpmod.h.
+ */
+#include <linux/cpumask.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "kpmod.h"
+#include "ring.h"
+
+static struct kpmod_ring **kpmod_rings;	/* [nr_cpu_ids], NULL if !possible */
+static u64 kpmod_ring_size = KPMOD_BUF_SIZE_DEFAULT;
+static u32 kpmod_ring_mode = KPMOD_BUF_DISCARD;
+
+static void kpmod_ring_wakeup(struct irq_work *work)
+{
+	struct kpmod_ring *ring = container_of(work, struct kpmod_ring, wakeup);
+
+	wake_up_interruptible(&ring->wq);
+}
+
+static void kpmod_ring_free(struct kpmod_ring *ring)
+{
+	if (!ring)
+		return;
+	irq_work_sync(&ring->wakeup);
+	vfree(ring->area);
+	kfree(ring->scratch);
+	kfree(ring);
+}
+
+static struct kpmod_ring *kpmod_ring_alloc(unsigned int cpu, u64 size, u32 mode)
+{
+	int node = cpu_to_node(cpu);
+	struct kpmod_ring *ring;
+
+	ring = kzalloc_node(sizeof(*ring), GFP_KERNEL, node);
+	if (!ring)
+		return NULL;
+	ring->scratch = kmalloc_node(KPMOD_MAX_RECORD, GFP_KERNEL, node);
+	ring->area_size = 2 * PAGE_SIZE + size;
+	ring->area = vmalloc_user(ring->area_size);
+	if (!ring->scratch || !ring->area) {
+		kpmod_ring_free(ring);
+		return NULL;
+	}
+	ring->cons = ring->area;
+	ring->meta = ring->area + PAGE_SIZE;
+	ring->data = ring->area + 2 * PAGE_SIZE;
+	ring->size = size;
+	ring->mode = mode;
+	ring->cpu = cpu;
+	ring->watermark = size / 4;
+	local_set(&ring->writing, 0);
+	atomic_set(&ring->attached, 0);
+	init_irq_work(&ring->wakeup, kpmod_ring_wakeup);
+	init_waitqueue_head(&ring->wq);
+
+	ring->meta->version = KPMOD_RING_VERSION;
+	ring->meta->cpu = cpu;
+	ring->meta->mode = mode;
+	ring->meta->page_size = PAGE_SIZE;
+	ring->meta->data_size = size;
+	ring->meta->data_offset = PAGE_SIZE;
+	return ring;
+}
+
+static void kpmod_rings_free(struct kpmod_ring **rings)
+{
+	unsigned int cpu;
+
+	if (!rings)
+		return;
+	for_each_possible_cpu(cpu)
+		kpmod_ring_free(rings[cpu]);
+	kfree(rings);
+}
+
+static struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode)
+{
+	struct kpmod_ring **rings;
+	unsigned int cpu;
+
+	rings = kcalloc(nr_cpu_ids, sizeof(*rings), GFP_KERNEL);
+	if (!rings)
+		return NULL;
+	for_each_possible_cpu(cpu) {
+		rings[cpu] = kpmod_ring_alloc(cpu, size, mode);
+		if (!rings[cpu]) {
+			kpmod_rings_free(rings);
+			return NULL;
+		}
+	}
+	return rings;
+}
+
+int kpmod_rings_init(void)
+{
+	kpmod_rings = kpmod_rings_alloc(kpmod_ring_size, kpmod_ring_mode);
+	return kpmod_rings ? 0 : -ENOMEM;
+}
+
+void kpmod_rings_exit(void)
+{
+	kpmod_rings_free(kpmod_rings);
+	kpmod_rings = NULL;
+}
+
+bool kpmod_rings_attached(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (atomic_read(&kpmod_rings[cpu]->attached))
+			return true;
+	return false;
+}
+
+/*
+ * Called under kpmod_lock with no probe enabled.  A late kretprobe return
+ * can still enter a handler, which reads kpmod_rings afresh and records
+ * nothing for a disabled probe; the grace period lets any handler that
+ * read the old rings finish before they are freed.
+ */
+int kpmod_rings_resize(u64 size, u32 mode)
+{
+	struct kpmod_ring **rings, **old;
+
+	if (kpmod_rings_attached())
+		return -EBUSY;
+	rings = kpmod_rings_alloc(size, mode);
+	if (!rings)
+		return -ENOMEM;
+	old = kpmod_rings;
+	WRITE_ONCE(kpmod_rings, rings);
+	kpmod_ring_size = size;
+	kpmod_ring_mode = mode;
+	synchronize_rcu();
+	kpmod_rings_free(old);
+	return 0;
+}
+
+u64 kpmod_rings_size(void)
+{
+	return kpmod_ring_size;
+}
+
+u32 kpmod_rings_mode(void)
+{
+	return kpmod_ring_mode;
+}
+
+struct kpmod_ring *kpmod_ring_get(unsigned int cpu)
+{
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	return kpmod_rings[cpu];
+}
+
+/* Handler context: preemption is disabled by kprobes. */
+struct kpmod_ring *kpmod_ring_enter(void)
+{
+	struct kpmod_ring *ring = READ_ONCE(kpmod_rings)[smp_processor_id()];
+
+	if (unlikely(local_inc_return(&ring->writing) != 1)) {
+		/* An interrupt or NMI handler nested on this CPU. */
+		local_dec(&ring->writing);
+		WRITE_ONCE(ring->meta->nested, ring->meta->nested + 1);
+		return NULL;
+	}
+	return ring;
+}
+
+void kpmod_ring_leave(struct kpmod_ring *ring)
+{
+	local_dec(&ring->writing);
+}
+
+/* Makes room for @need bytes at head by dropping the oldest records. */
+static void kpmod_ring_make_room(struct kpmod_ring *ring, u64 need)
+{
+	u64 oldest = ring->oldest, dropped = 0;
+
+	while (ring->head + need - oldest > ring->size) {
+		const struct kpmod_record *old = (const void *)
+			(ring->data + (oldest & (ring->size - 1)));
+		u32 len = old->len;
+
+		/* Only this producer writes data; still, never loop on garbage. */
+		if (unlikely(len < sizeof(u64) || len > ring->size ||
+			     (len & 7))) {
+			oldest = ring->head;
+			break;
+		}
+		if (old->type == KPMOD_REC_EVENT)
+			dropped++;
+		oldest += len;
+	}
+	ring->oldest = oldest;
+	/* Readers must see the new oldest before the bytes change under them. */
+	smp_store_release(&ring->meta->data_oldest, oldest);
+	/* ...and the release alone does not order the data stores after it. */
+	smp_wmb();
+	WRITE_ONCE(ring->meta->overwritten, ring->meta->overwritten + dropped);
+}
+
+bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len)
+{
+	u64 mask = ring->size - 1, head = ring->head, pos = head & mask;
+	u64 pad = pos + len > ring->size ? ring->size - pos : 0;
+	u64 need = pad + len, tail = 0;
+
+	if (ring->mode == KPMOD_BUF_DISCARD) {
+		/* The reader's tail is a hint: bound it, never trust it. */
+		tail = smp_load_acquire(&ring->cons->data_tail);
+
+		if (tail > head || head - tail > ring->size ||
+		    ring->size - (head - tail) < need) {
+			WRITE_ONCE(ring->meta->lost, ring->meta->lost + 1);
+			return false;
+		}
+	} else {
+		kpmod_ring_make_room(ring, need);
+	}
+
+	if (pad) {
+		struct kpmod_record *p = (void *)(ring->data + pos);
+
+		p->len = pad;
+		p->type = KPMOD_REC_PAD;
+		p->flags = 0;
+		head += pad;
+	}
+	memcpy(ring->data + (head & mask), rec, len);
+	head += len;
+	ring->head = head;
+	WRITE_ONCE(ring->meta->events, ring->meta->events + 1);
+	/* Pairs with the reader's acquire of data_head: the record is whole. */
+	smp_store_release(&ring->meta->data_head, head);
+
+	/*
+	 * Wake a poller once, when this record takes the unread bytes across
+	 * the watermark; never from handler context directly.
+	 */
+	if (ring->mode == KPMOD_BUF_DISCARD && head - tail >= ring->watermark &&
+	    head - need - tail < ring->watermark)
+		irq_work_queue(&ring->wakeup);
+	return true;
+}
+
+bool kpmod_ring_readable(struct kpmod_ring *ring)
+{
+	u64 head = READ_ONCE(ring->meta->data_head);
+	u64 tail = READ_ONCE(ring->cons->data_tail);
+
+	return head - tail >= ring->watermark || tail > head;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Per-CPU rings: one single-producer ring per possible CPU, mmap'd by readers. */
+#ifndef _KPMOD_RING_H
+#define _KPMOD_RING_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <asm/local.h>
+#include <uapi/kpmod.h>
+
+struct kpmod_ring {
+	/* The vmalloc_user() area readers map: consumer page, meta page, data. */
+	void *area;
+	size_t area_size;
+	struct kpmod_ring_consumer *cons;
+	struct kpmod_ring_meta *meta;
+	u8 *data;
+	u64 size;		/* data bytes, a power of two */
+	u32 mode;		/* enum kpmod_buf_mode */
+	u32 cpu;
+	/* Producer-private positions: never taken back from the mapping. */
+	u64 head;
+	u64 oldest;
+	u64 watermark;
+	/* >0 while a handler writes on this CPU: a nested one is dropped. */
+	local_t writing;
+	/* A record is built here, then copied in whole: strings need no 2nd pass. */
+	u8 *scratch;
+	atomic_t attached;	/* a reader's file holds this ring */
+	struct irq_work wakeup;
+	wait_queue_head_t wq;
+};
+
+int kpmod_rings_init(void);
+void kpmod_rings_exit(void);
+/* Reallocates every ring; -EBUSY while a reader is attached. Caller quiesced. */
+int kpmod_rings_resize(u64 size, u32 mode);
+u64 kpmod_rings_size(void);
+u32 kpmod_rings_mode(void);
+struct kpmod_ring *kpmod_ring_get(unsigned int cpu);
+bool kpmod_rings_attached(void);
+
+/* Handler side: claim this CPU's ring, write one record, release. */
+struct kpmod_ring *kpmod_ring_enter(void);
+void kpmod_ring_leave(struct kpmod_ring *ring);
+/* Copies a finished record (len bytes, 8-aligned) in; false if dropped. */
+bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len);
+
+/* Reader side, for /dev/kpmod. */
+bool kpmod_ring_readable(struct kpmod_ring *ring);
+
+#endif /* _KPMOD_RING_H */

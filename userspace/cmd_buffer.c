@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kpmod buffer [--size SIZE] [--mode discard|overwrite] */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "probe_nl.h"
+#include "session.h"
+
+int kp_cmd_buffer(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kp_status st;
+	uint64_t size = 0;
+	struct kp_nl nl;
+	struct kp_err e;
+	int c, mode = -1, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:m:", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (kp_parse_size(optarg, &size) || !size) {
+				fprintf(stderr, "kpmod: buffer: bad size '%s' (e.g. 64K, 1M, 256M)\n",
+					optarg);
+				return KP_EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			if (!strcmp(optarg, "discard")) {
+				mode = KPMOD_BUF_DISCARD;
+			} else if (!strcmp(optarg, "overwrite")) {
+				mode = KPMOD_BUF_OVERWRITE;
+			} else {
+				fprintf(stderr, "kpmod: buffer: mode is discard or overwrite, not '%s'\n",
+					optarg);
+				return KP_EXIT_USAGE;
+			}
+			break;
+		default:
+			return KP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "kpmod: buffer: unexpected argument '%s'\n", argv[optind]);
+		return KP_EXIT_USAGE;
+	}
+	if (size && (size & (size - 1) || size < KPMOD_BUF_SIZE_MIN || size > KPMOD_BUF_SIZE_MAX)) {
+		fprintf(stderr, "kpmod: buffer: size must be a power of two from 64K to 256M\n");
+		return KP_EXIT_USAGE;
+	}
+	ret = kp_session_open("buffer", &nl, &st);
+	if (ret)
+		return ret;
+	if (size || mode >= 0) {
+		if (kp_buffer_set(&nl, size, mode, &e))
+			ret = kp_fail("buffer", &e);
+		else
+			ret = kp_status_get(&nl, &st, &e) ? kp_fail("buffer", &e) : 0;
+	}
+	if (!ret)
+		printf("%llu KiB per CPU, %s, %u CPUs\n", (unsigned long long)st.buf_size >> 10,
+		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", st.cpus);
+	kp_nl_close(&nl);
+	return ret;
+}

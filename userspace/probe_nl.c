@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/genl/genl.h>
+
+#include "probe_nl.h"
+
+static void kp_str(char *dst, size_t sz, struct nlattr *a)
+{
+	snprintf(dst, sz, "%s", a ? nla_get_string(a) : "");
+}
+
+static uint64_t kp_u64(struct nlattr *a)
+{
+	return a ? nla_get_u64(a) : 0;
+}
+
+static uint32_t kp_u32(struct nlattr *a)
+{
+	return a ? nla_get_u32(a) : 0;
+}
+
+static int kp_parse_args(struct kp_probe_info *p, struct nlattr *args)
+{
+	struct nlattr *nest, *tb[KPMOD_ARG_A_MAX + 1];
+	int rem;
+
+	p->nargs = 0;
+	if (!args)
+		return 0;
+	nla_for_each_nested(nest, args, rem) {
+		struct kp_arg_info *a;
+
+		if (p->nargs == KPMOD_MAX_ARGS ||
+		    nla_parse_nested(tb, KPMOD_ARG_A_MAX, nest, NULL) < 0)
+			return -EPROTO;
+		a = &p->args[p->nargs++];
+		kp_str(a->name, sizeof(a->name), tb[KPMOD_ARG_A_NAME]);
+		a->type = kp_u32(tb[KPMOD_ARG_A_TYPE]);
+		a->count = kp_u32(tb[KPMOD_ARG_A_COUNT]);
+		a->offset = kp_u32(tb[KPMOD_ARG_A_OFFSET]);
+		a->size = kp_u32(tb[KPMOD_ARG_A_SIZE]);
+	}
+	return 0;
+}
+
+static int kp_probe_reply(struct nlattr **a, void *arg)
+{
+	struct kp_probe_list *l = arg;
+	struct kp_probe_info *p, *grown;
+
+	grown = realloc(l->probes, (l->n + 1) * sizeof(*l->probes));
+	if (!grown)
+		return -ENOMEM;
+	l->probes = grown;
+	p = &l->probes[l->n];
+	memset(p, 0, sizeof(*p));
+	p->id = kp_u32(a[KPMOD_A_PROBE_ID]);
+	p->kind = kp_u32(a[KPMOD_A_PROBE_KIND]);
+	p->maxactive = kp_u32(a[KPMOD_A_PROBE_MAXACTIVE]);
+	p->args_size = kp_u32(a[KPMOD_A_PROBE_ARGS_SIZE]);
+	kp_str(p->group, sizeof(p->group), a[KPMOD_A_PROBE_GROUP]);
+	kp_str(p->event, sizeof(p->event), a[KPMOD_A_PROBE_EVENT]);
+	kp_str(p->symbol, sizeof(p->symbol), a[KPMOD_A_PROBE_SYMBOL]);
+	kp_str(p->module, sizeof(p->module), a[KPMOD_A_PROBE_MODULE]);
+	kp_str(p->definition, sizeof(p->definition), a[KPMOD_A_PROBE_DEFINITION]);
+	p->offset = kp_u64(a[KPMOD_A_PROBE_OFFSET]);
+	p->address = kp_u64(a[KPMOD_A_PROBE_ADDRESS]);
+	p->hits = kp_u64(a[KPMOD_A_PROBE_HITS]);
+	p->misses = kp_u64(a[KPMOD_A_PROBE_MISSES]);
+	p->dropped = kp_u64(a[KPMOD_A_PROBE_DROPPED]);
+	p->enabled = a[KPMOD_A_PROBE_ENABLED] != NULL;
+	p->gone = a[KPMOD_A_PROBE_GONE] != NULL;
+	if (kp_parse_args(p, a[KPMOD_A_PROBE_ARGS]))
+		return -EPROTO;
+	l->n++;
+	return 0;
+}
+
+int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err *e)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = kp_nl_call(nl, KPMOD_CMD_PROBE_GET, 1, NULL, kp_probe_reply, out, e);
+	if (ret)
+		kp_probe_list_free(out);
+	return ret;
+}
+
+void kp_probe_list_free(struct kp_probe_list *l)
+{
+	free(l->probes);
+	l->probes = NULL;
+	l->n = 0;
+}
+
+const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->probes[i].id == id)
+			return &l->probes[i];
+	return NULL;
+}
+
+struct kp_names {
+	const char *group, *event;
+	uint64_t size;
+	int mode;
+};
+
+static int kp_fill_names(struct nl_msg *msg, void *arg)
+{
+	const struct kp_names *n = arg;
+
+	if (n->group && n->group[0] && nla_put_string(msg, KPMOD_A_PROBE_GROUP, n->group))
+		return -NLE_NOMEM;
+	if (n->event && n->event[0] && nla_put_string(msg, KPMOD_A_PROBE_EVENT, n->event))
+		return -NLE_NOMEM;
+	return 0;
+}
+
+int kp_probe_del(struct kp_nl *nl, const char *group, const char *event, struct kp_err *e)
+{
+	struct kp_names n = { group, event, 0, 0 };
+
+	return kp_nl_call(nl, KPMOD_CMD_PROBE_DEL, 0, kp_fill_names, NULL, &n, e);
+}
+
+int kp_probe_set_enabled(struct kp_nl *nl, const char *group, const char *event,
+			 bool on, struct kp_err *e)
+{
+	struct kp_names n = { group, event, 0, 0 };
+
+	return kp_nl_call(nl, on ? KPMOD_CMD_PROBE_ENABLE : KPMOD_CMD_PROBE_DISABLE,
+			  0, kp_fill_names, NULL, &n, e);
+}
+
+int kp_probe_clear(struct kp_nl *nl, struct kp_err *e)
+{
+	return kp_nl_call(nl, KPMOD_CMD_CLEAR, 0, NULL, NULL, NULL, e);
+}
+
+static int kp_fill_buffer(struct nl_msg *msg, void *arg)
+{
+	const struct kp_names *n = arg;
+
+	if (n->size && nla_put_u64(msg, KPMOD_A_BUF_SIZE, n->size))
+		return -NLE_NOMEM;
+	if (n->mode >= 0 && nla_put_u32(msg, KPMOD_A_BUF_MODE, n->mode))
+		return -NLE_NOMEM;
+	return 0;
+}
+
+int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e)
+{
+	struct kp_names n = { NULL, NULL, size, mode };
+
+	return kp_nl_call(nl, KPMOD_CMD_BUFFER_SET, 0, kp_fill_buffer, NULL, &n, e);
+}
+
+int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz)
+{
+	const char *slash;
+
+	if (!strncmp(spec, "-:", 2))
+		spec += 2;
+	slash = strchr(spec, '/');
+	if (slash) {
+		if ((size_t)(slash - spec) >= gsz || slash == spec)
+			return -1;
+		memcpy(group, spec, slash - spec);
+		group[slash - spec] = '\0';
+		spec = slash + 1;
+	} else {
+		group[0] = '\0';
+	}
+	if (!spec[0] || strlen(spec) >= esz || strchr(spec, '/'))
+		return -1;
+	strcpy(event, spec);
+	return 0;
+}
+
+int kp_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		v <<= 10, end++;
+		break;
+	case 'm': case 'M':
+		v <<= 20, end++;
+		break;
+	case 'g': case 'G':
+		v <<= 30, end++;
+		break;
+	default:
+		return -1;
+	}
+	if (*end == 'i' || *end == 'I')
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}

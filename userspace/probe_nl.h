@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The probe and buffer commands of the netlink API, for the CLI. */
+#ifndef KPMOD_PROBE_NL_H
+#define KPMOD_PROBE_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nl.h"
+
+/* One argument's layout in a record, as the module reports it. */
+struct kp_arg_info {
+	char name[KPMOD_MAX_ARG_NAME_LEN];
+	uint32_t type, count, offset, size;
+};
+
+/* One probe as PROBE_GET reports it. */
+struct kp_probe_info {
+	uint32_t id, kind, maxactive, args_size, nargs;
+	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
+	char symbol[KPMOD_MAX_SYMBOL_LEN], module[KPMOD_MAX_MODULE_LEN];
+	char definition[KPMOD_MAX_DEF_LEN];
+	uint64_t offset, address, hits, misses, dropped;
+	bool enabled, gone;
+	struct kp_arg_info args[KPMOD_MAX_ARGS];
+};
+
+struct kp_probe_list {
+	unsigned int n;
+	struct kp_probe_info *probes;	/* malloc'd, in id order */
+};
+
+/* Every probe, in id order; the caller frees with kp_probe_list_free(). */
+int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err *e);
+void kp_probe_list_free(struct kp_probe_list *l);
+const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l, uint32_t id);
+
+int kp_probe_del(struct kp_nl *nl, const char *group, const char *event, struct kp_err *e);
+/* group and/or event may be NULL: they then match every probe. */
+int kp_probe_set_enabled(struct kp_nl *nl, const char *group, const char *event,
+			 bool on, struct kp_err *e);
+int kp_probe_clear(struct kp_nl *nl, struct kp_err *e);
+/* size 0 or mode < 0: leave that one as it is. */
+int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e);
+
+/* "GRP/EVENT", "EVENT", "-:[GRP/]EVENT" -> group ("" if none) and event. */
+int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz);
+
+/* Parses "64K", "1M", "1048576"; returns 0 or -1. */
+int kp_parse_size(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+static void kp_copy_str(char *dst, struct nlattr *a)
+{
+	snprintf(dst, KPMOD_STR_MAX, "%s", a ? nla_get_string(a) : "?");
+}
+
+static uint32_t kp_get_u32(struct nlattr *a)
+{
+	return a ? nla_get_u32(a) : 0;
+}
+
+static int kp_status_reply(struct nlattr **a, void *arg)
+{
+	struct kp_status *st = arg;
+
+	kp_copy_str(st->module_version, a[KPMOD_A_MODULE_VERSION]);
+	kp_copy_str(st->arch, a[KPMOD_A_ARCH]);
+	kp_copy_str(st->release, a[KPMOD_A_KERNEL_RELEASE]);
+	st->uapi = kp_get_u32(a[KPMOD_A_UAPI_VERSION]);
+	st->cpus = kp_get_u32(a[KPMOD_A_NR_CPUS]);
+	st->online = kp_get_u32(a[KPMOD_A_NR_ONLINE_CPUS]);
+	st->probes = kp_get_u32(a[KPMOD_A_NR_PROBES]);
+	st->max_probes = kp_get_u32(a[KPMOD_A_MAX_PROBES]);
+	st->buf_mode = kp_get_u32(a[KPMOD_A_BUF_MODE]);
+	st->buf_size = a[KPMOD_A_BUF_SIZE] ? nla_get_u64(a[KPMOD_A_BUF_SIZE]) : 0;
+	return 0;
+}
+
+int kp_status_get(struct kp_nl *nl, struct kp_status *st, struct kp_err *e)
+{
+	memset(st, 0, sizeof(*st));
+	return kp_nl_call(nl, KPMOD_CMD_STATUS, 0, NULL, kp_status_reply, st, e);
+}
+
+int kp_fail(const char *cmd, const struct kp_err *e)
+{
+	kp_err_print(stderr, cmd, e);
+	return e->code;
+}
+
+int kp_session_open(const char *cmd, struct kp_nl *nl, struct kp_status *st)
+{
+	struct kp_err e;
+	int ret;
+
+	ret = kp_nl_open(nl, &e);
+	if (!ret)
+		ret = kp_status_get(nl, st, &e);
+	if (ret) {
+		kp_nl_close(nl);
+		return kp_fail(cmd, &e);
+	}
+	if (st->uapi != KPMOD_UAPI_VERSION) {
+		fprintf(stderr, "kpmod: %s: version mismatch: module speaks uapi %u, this CLI uapi %u\n",
+			cmd, st->uapi, KPMOD_UAPI_VERSION);
+		kp_nl_close(nl);
+		return KP_EXIT_MISMATCH;
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Opening a checked connection to the module, for every command. */
+#ifndef KPMOD_SESSION_H
+#define KPMOD_SESSION_H
+
+#include "nl.h"
+
+struct kp_status {
+	char module_version[KPMOD_STR_MAX];
+	char arch[KPMOD_STR_MAX];
+	char release[KPMOD_STR_MAX];
+	uint32_t uapi, cpus, online, probes, max_probes, buf_mode;
+	uint64_t buf_size;
+};
+
+int kp_status_get(struct kp_nl *nl, struct kp_status *st, struct kp_err *e);
+
+/*
+ * Connects, fetches the status and refuses a module of another uapi
+ * version.  On failure prints the one-line error for @cmd and returns the
+ * exit code; on success the caller owns @nl (kp_nl_close()).
+ */
+int kp_session_open(const char *cmd, struct kp_nl *nl, struct kp_status *st);
+
+/* Prints e for cmd and returns its exit code. */
+int kp_fail(const char *cmd, const struct kp_err *e);
+
+#endif

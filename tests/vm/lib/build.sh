@@ -21,15 +21,19 @@ build_module() {
 	[ -f "$out/module/kpmod.ko" ] || die "no kpmod.ko built"
 }
 
-# build_cli ARCH OUT: a static kpmod for ARCH at OUT/userspace/kpmod.
+# build_cli ARCH OUT: a static kpmod for ARCH at OUT/userspace/kpmod, and
+# the in-guest test tools at OUT/tests/vm/tools.
 build_cli() {
 	local arch=$1 out=$2 cc=cc
-	mkdir -p "$out"
+	mkdir -p "$out/tests/vm"
 	cp -r "$top/userspace" "$top/uapi" "$top/VERSION" "$out/"
+	cp -r "$top/tests/vm/tools" "$out/tests/vm/"
 	make -s -C "$out/userspace" clean >/dev/null
+	make -s -C "$out/tests/vm/tools" clean >/dev/null
 	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
-	make -s -C "$out/userspace" STATIC=1 CC="$cc" kpmod 2>"$out/cli-build.log" ||
-		{ cat "$out/cli-build.log" >&2; die "static kpmod build failed"; }
+	{ make -s -C "$out/userspace" STATIC=1 CC="$cc" kpmod &&
+	  make -s -C "$out/tests/vm/tools" CC="$cc"; } 2>"$out/cli-build.log" ||
+		{ cat "$out/cli-build.log" >&2; die "static kpmod or test tool build failed"; }
 }
 
 # make_initramfs ARCH KERNEL WORK SCRIPT...: WORK/initrd.cpio.gz.
@@ -44,6 +48,7 @@ make_initramfs() {
 	cp "$here/lib/scenario.sh" "$root/kpmod/lib.sh"
 	cp "$work/src/module/kpmod.ko" "$root/kpmod/kpmod.ko"
 	cp "$work/src/userspace/kpmod" "$root/usr/bin/kpmod"
+	cp "$work/src/tests/vm/tools"/kpmod-* "$root/usr/bin/"
 	printf 'KPMOD_KERNEL=%s\nKPMOD_ARCH=%s\n' "$kernel" "$arch" >"$root/kpmod/env"
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 	echo 'root:x:0:' >"$root/etc/group"

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod-nlfuzz: sends malformed and random generic netlink messages to the
+ * kpmod module directly (not through the CLI, whose parser would refuse
+ * them first) and checks that each is refused with the expected errno and
+ * an extended-ack message, and that the module keeps working.
+ *
+ *   kpmod-nlfuzz cases          the fixed list of malformed requests
+ *   kpmod-nlfuzz random N SEED  N random requests; afterwards no probe left
+ *
+ * Prints one line per case and "N passed, N failed"; exits 1 on a failure.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "uapi/kpmod.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static struct nl_sock *sk;
+static int family;
+static int passed, failed;
+static int last_err;
+static char last_msg[256];
+
+static int on_error(struct sockaddr_nl *who, struct nlmsgerr *err, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	int len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)sizeof(*err);
+
+	(void)who;
+	(void)arg;
+	last_err = -err->error;
+	last_msg[0] = '\0';
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && len > 0 &&
+	    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)(err + 1), len, NULL) &&
+	    tb[NLMSGERR_ATTR_MSG])
+		snprintf(last_msg, sizeof(last_msg), "%s", nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+	return NL_STOP;
+}
+
+static int on_skip(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	*(int *)arg = 1;
+	return NL_STOP;
+}
+
+/* Sends @msg (consumed); returns the kernel's errno, 0 on success. */
+static int send_msg(struct nl_msg *msg)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int ret, acked = 0;
+
+	last_err = -1;
+	last_msg[0] = '\0';
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, NULL);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_skip, NULL);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &acked);
+	ret = nl_send_auto(sk, msg);
+	/* A reply comes before its ack: read until the ack or the error. */
+	while (ret >= 0 && !acked && last_err < 0)
+		ret = nl_recvmsgs(sk, cb);
+	if (acked)
+		last_err = 0;
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	if (last_err < 0) {
+		fprintf(stderr, "nlfuzz: transport error: %s\n", nl_geterror(ret));
+		exit(2);
+	}
+	return last_err;
+}
+
+static struct nl_msg *new_msg(uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(65536);
+
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_REQUEST | NLM_F_ACK,
+		    cmd, KPMOD_GENL_VERSION);
+	return msg;
+}
+
+static void expect(const char *name, struct nl_msg *msg, int want)
+{
+	int got = send_msg(msg);
+	/* The genl core itself refuses unknown commands, without a message. */
+	bool ok = got == want && (!want || last_msg[0] || want == EOPNOTSUPP);
+
+	printf("%s %s: errno %d (%s)%s%s%s\n", ok ? "ok" : "FAIL", name, got, strerror(got),
+	       last_msg[0] ? " \"" : "", last_msg, last_msg[0] ? "\"" : "");
+	if (!ok)
+		printf("#   expected errno %d (%s) with an extended ack message\n", want,
+		       strerror(want));
+	ok ? passed++ : failed++;
+}
+
+static struct kpmod_fetch_insn I(uint8_t op, uint8_t size, uint32_t param, int64_t imm)
+{
+	struct kpmod_fetch_insn in = { .op = op, .size = size, .param = param, .imm = imm };
+
+	return in;
+}
+
+/* A probe request on a real, quiet symbol, with one argument program. */
+static struct nl_msg *probe_msg(const char *event, uint32_t kind, const char *sym,
+				uint32_t type, const struct kpmod_fetch_insn *prog, int n)
+{
+	struct nl_msg *msg = new_msg(KPMOD_CMD_PROBE_ADD);
+	struct nlattr *args, *arg;
+
+	nla_put_string(msg, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(msg, KPMOD_A_PROBE_EVENT, event);
+	nla_put_u32(msg, KPMOD_A_PROBE_KIND, kind);
+	nla_put_string(msg, KPMOD_A_PROBE_SYMBOL, sym);
+	if (prog) {
+		args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
+		arg = nla_nest_start(msg, KPMOD_A_ARG);
+		nla_put_u32(msg, KPMOD_ARG_A_TYPE, type);
+		nla_put(msg, KPMOD_ARG_A_PROG, n * sizeof(*prog), prog);
+		nla_nest_end(msg, arg);
+		nla_nest_end(msg, args);
+	}
+	return msg;
+}
+
+#define PROG(...) ((const struct kpmod_fetch_insn[]){ __VA_ARGS__ }), \
+	(int)(sizeof((const struct kpmod_fetch_insn[]){ __VA_ARGS__ }) / sizeof(struct kpmod_fetch_insn))
+
+static const char *quiet_sym = "kpmod_fuzz_none";
+
+static void run_cases(void)
+{
+	struct nl_msg *m;
+	struct nlattr *args, *arg;
+	char big[300];
+	int i;
+
+	expect("add without attributes", new_msg(KPMOD_CMD_PROBE_ADD), EINVAL);
+
+	m = new_msg(KPMOD_CMD_PROBE_ADD);
+	nla_put_u32(m, KPMOD_A_PROBE_GROUP, 0x41414141);	/* no NUL */
+	expect("group not a string", m, EINVAL);
+
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	m = new_msg(KPMOD_CMD_PROBE_ADD);
+	nla_put_string(m, KPMOD_A_PROBE_GROUP, "g");
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, big);
+	expect("oversize event name", m, EINVAL);
+
+	m = probe_msg("e1", 3, "vfs_read", 0, NULL, 0);
+	expect("kind out of range", m, ERANGE);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	nla_put_u64(m, KPMOD_A_PROBE_ADDR, 0xffffffff81000000ULL);
+	expect("symbol and address both", m, EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	nla_put_u8(m, KPMOD_A_PROBE_KIND + 100, 1);
+	expect("unknown attribute", m, EINVAL);
+
+	m = probe_msg("bad-name", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	expect("event name not an identifier", m, EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, quiet_sym, 0, NULL, 0);
+	expect("unknown symbol", m, ENOENT);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	nla_put_u64(m, KPMOD_A_PROBE_OFFSET, 1);
+	expect("offset inside an instruction", m, EILSEQ);
+
+	m = probe_msg("e1", KPMOD_PROBE_RETURN, "vfs_read", 0, NULL, 0);
+	nla_put_u64(m, KPMOD_A_PROBE_OFFSET, 4);
+	expect("return probe at an offset", m, EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	nla_put_u32(m, KPMOD_A_PROBE_MAXACTIVE, 5);
+	expect("maxactive on an entry probe", m, EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_RETURN, "vfs_read", 0, NULL, 0);
+	nla_put_u32(m, KPMOD_A_PROBE_MAXACTIVE, 5000);
+	expect("maxactive above 4096", m, ERANGE);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	args = nla_nest_start(m, KPMOD_A_PROBE_ARGS);
+	nla_put_u32(m, KPMOD_A_PROBE_ID, 1);
+	nla_nest_end(m, args);
+	expect("ARGS holding a non-ARG", m, EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	args = nla_nest_start(m, KPMOD_A_PROBE_ARGS);
+	arg = nla_nest_start(m, KPMOD_A_ARG);
+	nla_put_u32(m, KPMOD_ARG_A_TYPE, KPMOD_T_U64);
+	nla_nest_end(m, arg);
+	nla_nest_end(m, args);
+	expect("argument without a program", m, EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		      PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+			   I(KPMOD_FOP_END, 0, 0, 0)));
+	/* Truncate the program by 3 bytes: not a whole number of insns. */
+	{
+		struct nlattr *prog = nlmsg_find_attr(nlmsg_hdr(m), GENL_HDRLEN, KPMOD_A_PROBE_ARGS);
+
+		prog = nla_find(nla_data(prog), nla_len(prog), KPMOD_A_ARG);
+		prog = nla_find(nla_data(prog), nla_len(prog), KPMOD_ARG_A_PROG);
+		prog->nla_len -= 3;
+	}
+	expect("program length not whole insns", m, EINVAL);
+
+	expect("unknown op", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(99, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0), I(KPMOD_FOP_END, 0, 0, 0))),
+	       EINVAL);
+	expect("register out of range", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_REG, 0, 999, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+		     I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("$retval on an entry probe", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read",
+		KPMOD_T_U64, PROG(I(KPMOD_FOP_RETVAL, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+				  I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("no END", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+		     I(KPMOD_FOP_ST_RAW, 8, 0, 0))), EINVAL);
+	expect("store size 3", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 3, 0, 0),
+		     I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("type and store size differ", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read",
+		KPMOD_T_U32, PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+				  I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("deref of $comm", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_STRING,
+		PROG(I(KPMOD_FOP_COMM, 0, 0, 0), I(KPMOD_FOP_DEREF, 0, 0, 0),
+		     I(KPMOD_FOP_ST_STRING, 0, 0, 0), I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("string store with a u64 type", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read",
+		KPMOD_T_U64, PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_STRING, 0, 0, 0),
+				  I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("store missing", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_DEREF, 0, 0, 0),
+		     I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("two loads", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_REG, 0, 1, 0),
+		     I(KPMOD_FOP_ST_RAW, 8, 0, 0), I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("array without count", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U8,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_MEM, 1, 0, 0),
+		     I(KPMOD_FOP_LP_ARRAY, 0, 4, 0), I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("bitfield shifts out of range", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read",
+		KPMOD_T_BITFIELD, PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 4, 0, 0),
+				       { .op = KPMOD_FOP_MOD_BF, .size = 4, .lshift = 40, .rshift = 50 },
+				       I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("unused field set", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 77), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+		     I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+	expect("$arg0", probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64,
+		PROG(I(KPMOD_FOP_ARG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+		     I(KPMOD_FOP_END, 0, 0, 0))), EINVAL);
+
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	args = nla_nest_start(m, KPMOD_A_PROBE_ARGS);
+	for (i = 0; i < KPMOD_MAX_ARGS + 1; i++) {
+		struct kpmod_fetch_insn p[] = { I(KPMOD_FOP_IMM, 0, 0, i), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+						I(KPMOD_FOP_END, 0, 0, 0) };
+
+		arg = nla_nest_start(m, KPMOD_A_ARG);
+		nla_put_u32(m, KPMOD_ARG_A_TYPE, KPMOD_T_U64);
+		nla_put(m, KPMOD_ARG_A_PROG, sizeof(p), p);
+		nla_nest_end(m, arg);
+	}
+	nla_nest_end(m, args);
+	expect("129 arguments", m, E2BIG);
+
+	m = new_msg(KPMOD_CMD_BUFFER_SET);
+	nla_put_u64(m, KPMOD_A_BUF_SIZE, 100000);
+	expect("buffer size not a power of two", m, EINVAL);
+	m = new_msg(KPMOD_CMD_BUFFER_SET);
+	nla_put_u64(m, KPMOD_A_BUF_SIZE, 4096);
+	expect("buffer size below 64K", m, EINVAL);
+	m = new_msg(KPMOD_CMD_BUFFER_SET);
+	nla_put_u32(m, KPMOD_A_BUF_MODE, 7);
+	expect("buffer mode out of range", m, ERANGE);
+	expect("buffer with nothing to set", new_msg(KPMOD_CMD_BUFFER_SET), EINVAL);
+
+	m = new_msg(KPMOD_CMD_PROBE_DEL);
+	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "nope");
+	expect("delete a missing event", m, ENOENT);
+	m = new_msg(KPMOD_CMD_PROBE_ENABLE);
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "nope");
+	expect("enable a missing event", m, ENOENT);
+	expect("unknown command", new_msg(__KPMOD_CMD_MAX + 3), EOPNOTSUPP);
+
+	/* A valid probe through the same path, then a duplicate. */
+	expect("valid probe", probe_msg("ok1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_X64,
+		PROG(I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0),
+		     I(KPMOD_FOP_END, 0, 0, 0))), 0);
+	m = probe_msg("ok1", KPMOD_PROBE_ENTRY, "vfs_write", 0, NULL, 0);
+	expect("duplicate event", m, EEXIST);
+	m = new_msg(KPMOD_CMD_PROBE_DEL);
+	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "ok1");
+	expect("delete it", m, 0);
+}
+
+/* Random requests: random commands, attribute types, lengths and bytes. */
+static void run_random(int n, unsigned int seed)
+{
+	int i, j, refused = 0, accepted = 0;
+
+	srand(seed);
+	for (i = 0; i < n; i++) {
+		uint8_t cmd = 1 + rand() % (__KPMOD_CMD_MAX + 1);
+		struct nl_msg *m;
+		int nattrs = rand() % 6;
+
+		/* Never enable, delete or clear at random: keep it to refusals. */
+		if (cmd == KPMOD_CMD_PROBE_ENABLE || cmd == KPMOD_CMD_CLEAR)
+			cmd = KPMOD_CMD_PROBE_ADD;
+		m = new_msg(cmd);
+		for (j = 0; j < nattrs; j++) {
+			unsigned char buf[512];
+			int len = rand() % sizeof(buf), k, type = rand() % (KPMOD_A_MAX + 3);
+
+			for (k = 0; k < len; k++)
+				buf[k] = rand();
+			if (type == KPMOD_A_PROBE_ENABLED || type == KPMOD_A_PROBE_ADDR)
+				type = KPMOD_A_PROBE_SYMBOL;
+			nla_put(m, type, len, buf);
+		}
+		if (send_msg(m))
+			refused++;
+		else
+			accepted++;
+	}
+	printf("random: %d requests (seed %u): %d refused, %d accepted\n", n, seed,
+	       refused, accepted);
+}
+
+int main(int argc, char **argv)
+{
+	int one = 1;
+
+	if (argc < 2 || (strcmp(argv[1], "cases") && (strcmp(argv[1], "random") || argc < 4))) {
+		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED\n");
+		return 2;
+	}
+	sk = nl_socket_alloc();
+	if (genl_connect(sk)) {
+		fprintf(stderr, "nlfuzz: cannot connect\n");
+		return 2;
+	}
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	family = genl_ctrl_resolve(sk, KPMOD_GENL_NAME);
+	if (family < 0) {
+		fprintf(stderr, "nlfuzz: kpmod is not loaded\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "cases"))
+		run_cases();
+	else
+		run_random(atoi(argv[2]), strtoul(argv[3], NULL, 0));
+	/* The module must still answer. */
+	expect("status still answers", new_msg(KPMOD_CMD_STATUS), 0);
+	printf("%d passed, %d failed\n", passed, failed);
+	nl_socket_free(sk);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod-work: a workload with exactly known calls, for the VM scenarios.
+ *
+ *   kpmod-work getpgid N [FIRST]   getpgid(FIRST..FIRST+N-1): a pid argument
+ *                                  that counts, for checking order and loss
+ *   kpmod-work getppid N           N getppid() calls
+ *   kpmod-work open PATH N         N open(PATH)+close
+ *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS
+ * Prints nothing; exits 0.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long num(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*end || v < 0) {
+		fprintf(stderr, "kpmod-work: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	long i, n;
+
+	if (argc < 3)
+		goto usage;
+	if (!strcmp(argv[1], "getpgid")) {
+		long first = argc > 3 ? num(argv[3]) : 1000000;
+
+		n = num(argv[2]);
+		/* Pids this large do not exist: each call fails fast. */
+		for (i = 0; i < n; i++)
+			syscall(SYS_getpgid, first + i);
+	} else if (!strcmp(argv[1], "getppid")) {
+		n = num(argv[2]);
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+	} else if (!strcmp(argv[1], "open") && argc > 3) {
+		n = num(argv[3]);
+		for (i = 0; i < n; i++) {
+			int fd = open(argv[2], O_RDONLY);
+
+			if (fd >= 0)
+				close(fd);
+		}
+	} else if (!strcmp(argv[1], "spin")) {
+		time_t end = time(NULL) + num(argv[2]);
+
+		while (time(NULL) < end)
+			for (i = 0; i < 1000; i++)
+				syscall(SYS_getppid);
+	} else {
+		goto usage;
+	}
+	return 0;
+usage:
+	fprintf(stderr, "usage: kpmod-work getpgid N [FIRST] | getppid N | open PATH N | spin SECONDS\n");
+	return 2;
+}

@@ -5,12 +5,13 @@
 # make userspace       the CLI only (STATIC=1 for a static binary)
 # make check           unit tests, then every VM scenario; one combined result
 # make demo            boots a kernel and shows kpmod working in it
+# make bench           benchmarks against kprobe_events in one booted guest
 # make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
-.PHONY: all module userspace unit check demo lint clean
+.PHONY: all module userspace unit check demo bench lint clean
 
 all: module userspace
 
@@ -28,6 +29,9 @@ check:
 
 demo:
 	tests/demo/run
+
+bench:
+	bench/run
 
 # checkpatch --strict and sparse; also part of `make check`.
 lint:

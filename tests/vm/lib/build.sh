@@ -21,6 +21,18 @@ build_module() {
 	[ -f "$out/module/kpmod.ko" ] || die "no kpmod.ko built"
 }
 
+# build_extra_module ARCH KDIR SRCDIR OUT: builds SRCDIR's module(s) in a
+# copy and puts the .ko files into OUT.
+build_extra_module() {
+	local arch=$1 kdir=$2 src=$3 out=$4 b
+	b=$(mktemp -d "$work/xmod.XXXXXX")
+	cp -r "$src"/. "$b/"
+	# shellcheck disable=SC2046
+	make -s -C "$kdir" M="$b" $(cross_env "$arch") modules >&2 ||
+		die "extra module build from $src failed"
+	cp "$b"/*.ko "$out/"
+}
+
 # build_cli ARCH OUT: a static kpmod for ARCH at OUT/userspace/kpmod, and
 # the in-guest test tools at OUT/tests/vm/tools.
 build_cli() {
@@ -49,6 +61,8 @@ make_initramfs() {
 	cp "$work/src/module/kpmod.ko" "$root/kpmod/kpmod.ko"
 	cp "$work/src/userspace/kpmod" "$root/usr/bin/kpmod"
 	cp "$work/src/tests/vm/tools"/kpmod-* "$root/usr/bin/"
+	mkdir -p "$root/kpmod/extra"
+	cp -r "$work/extra"/. "$root/kpmod/extra/"
 	printf 'KPMOD_KERNEL=%s\nKPMOD_ARCH=%s\n' "$kernel" "$arch" >"$root/kpmod/env"
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 	echo 'root:x:0:' >"$root/etc/group"

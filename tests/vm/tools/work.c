@@ -7,7 +7,10 @@
  *   kpmod-work getppid N           N getppid() calls
  *   kpmod-work open PATH N         N open(PATH)+close
  *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS
- * Prints nothing; exits 0.
+ *   kpmod-work now                 prints CLOCK_MONOTONIC in nanoseconds
+ *   kpmod-work time CMD ARGS...    runs CMD as above, then prints the mean
+ *                                  nanoseconds per call ("ns_per_call N")
+ * Prints nothing else; exits 0.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -30,10 +33,29 @@ static long num(const char *s)
 	return v;
 }
 
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
 int main(int argc, char **argv)
 {
-	long i, n;
+	long i, n, start = 0;
+	int timed = 0;
 
+	if (argc == 2 && !strcmp(argv[1], "now")) {
+		printf("%ld\n", now_ns());
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "time")) {
+		timed = 1;
+		argv++;
+		argc--;
+		start = now_ns();
+	}
 	if (argc < 3)
 		goto usage;
 	if (!strcmp(argv[1], "getpgid")) {
@@ -64,8 +86,12 @@ int main(int argc, char **argv)
 	} else {
 		goto usage;
 	}
+	if (timed) {
+		n = num(argv[!strcmp(argv[1], "open") ? 3 : 2]);
+		printf("ns_per_call %.1f\n", n ? (double)(now_ns() - start) / n : 0.0);
+	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work getpgid N [FIRST] | getppid N | open PATH N | spin SECONDS\n");
+	fprintf(stderr, "usage: kpmod-work [time] getpgid N [FIRST] | getppid N | open PATH N | spin SECONDS\n");
 	return 2;
 }

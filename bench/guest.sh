@@ -1,0 +1,91 @@
+# The benchmarks, run inside one booted guest so every ratio compares
+# numbers measured in the same boot.  Prints table rows as "BENCH|...".
+. "$KPMOD_LIB"
+need_kprobe_events
+T=/sys/kernel/tracing
+case "$KPMOD_ARCH" in
+x86_64) SYS=__x64_sys_getppid ;;
+arm64) SYS=__arm64_sys_getppid ;;
+esac
+N=${KPMOD_BENCH_N:-200000}
+DRAIN=${KPMOD_BENCH_DRAIN:-200000}
+REPS=3
+
+# median of REPS runs of "kpmod-work time ..."
+ns_per_call() {
+	i=0
+	while [ $i -lt $REPS ]; do
+		taskset 1 kpmod-work time "$@" | sed -n 's/^ns_per_call //p'
+		i=$((i + 1))
+	done | sort -n | sed -n "$(((REPS + 1) / 2))p"
+}
+
+# per_hit LABEL FUNC WORKLOAD... ; $ARGS holds the fetchargs.  Prints one row.
+per_hit() {
+	label=$1 func=$2
+	shift 2
+	none=$(ns_per_call "$@")
+
+	echo "p:kprobes/bench $func $ARGS" >"$T/kprobe_events" || fail "kprobe_events refused: $ARGS"
+	echo 1 >"$T/events/kprobes/bench/enable"
+	kpe=$(ns_per_call "$@")
+	echo 0 >"$T/events/kprobes/bench/enable"
+	echo >"$T/kprobe_events"
+
+	kpmod add --enable "p:kprobes/bench $func $ARGS" >/dev/null || fail "kpmod add refused: $ARGS"
+	kpm=$(ns_per_call "$@")
+	kpmod disable all && kpmod clear
+
+	insmod /kpmod/extra/kpmod_floor.ko sym="$func" || fail "floor module"
+	flo=$(ns_per_call "$@")
+	rmmod kpmod_floor
+
+	awk -v l="$label" -v n="$none" -v e="$kpe" -v k="$kpm" -v f="$flo" 'BEGIN {
+		ce = e - n; ck = k - n; cf = f - n;
+		printf "BENCH|hit|%s|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f\n", l, n, ce, ck, cf, ck / ce, cf / ce }'
+}
+
+load_kpmod
+# Both tracers keep writing when full (ftrace's default is overwrite).
+kpmod buffer --mode overwrite --size 4M >/dev/null
+echo 4096 >"$T/buffer_size_kb"
+
+ARGS= per_hit "getppid, 0 args" "$SYS" getppid "$N"
+ARGS='a=$arg1 b=$arg2 c=$arg3' per_hit "getppid, 3 args" "$SYS" getppid "$N"
+ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' per_hit "getppid, 6 args" "$SYS" getppid "$N"
+ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
+	per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 10))
+
+# Drain rate: fill a large buffer first (no reader: no loss), then time how
+# long each reader takes to take every event out.
+kpmod buffer --mode discard --size 64M >/dev/null
+echo 32768 >"$T/buffer_size_kb"
+
+drain_kpmod() { # drain_kpmod LABEL COMMAND...
+	label=$1
+	shift
+	kpmod add --enable "p:kprobes/drain $SYS" >/dev/null || fail "kpmod add"
+	taskset 1 kpmod-work getppid "$DRAIN"
+	kpmod disable all
+	start=$(kpmod-work now)
+	taskset 2 "$@" >/dev/null 2>/tmp/drain.err || { cat /tmp/drain.err; fail "$label"; }
+	end=$(kpmod-work now)
+	grep -q "lost 0 " /tmp/drain.err || { cat /tmp/drain.err; fail "$label lost events"; }
+	kpmod clear
+	echo "BENCH|drain|$label|$(((DRAIN * 1000000000) / (end - start)))"
+}
+drain_kpmod "kpmod record" kpmod record --count "$DRAIN" -o /tmp/bench.kpm
+drain_kpmod "kpmod trace" kpmod trace --count "$DRAIN"
+
+echo "p:kprobes/drain $SYS" >"$T/kprobe_events"
+echo 1 >"$T/events/kprobes/drain/enable"
+taskset 1 kpmod-work getppid "$DRAIN"
+echo 0 >"$T/events/kprobes/drain/enable"
+overrun=$(sed -n 's/^overrun: //p' "$T/per_cpu/cpu0/stats")
+[ "$overrun" = 0 ] || fail "trace_pipe: $overrun events overrun"
+start=$(kpmod-work now)
+taskset 2 head -n "$DRAIN" "$T/trace_pipe" >/dev/null
+end=$(kpmod-work now)
+echo "BENCH|drain|cat trace_pipe|$(((DRAIN * 1000000000) / (end - start)))"
+echo >"$T/kprobe_events"
+unload_kpmod

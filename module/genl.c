@@ -500,7 +500,7 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_OFFSET, p->offset, KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_ADDRESS, kpmod_probe_address(p),
 			      KPMOD_A_UNSPEC) ||
-	    nla_put_u32(skb, KPMOD_A_PROBE_MAXACTIVE, p->maxactive) ||
+	    nla_put_u32(skb, KPMOD_A_PROBE_MAXACTIVE, kpmod_probe_maxactive(p)) ||
 	    nla_put_string(skb, KPMOD_A_PROBE_DEFINITION, p->definition) ||
 	    (p->enabled && nla_put_flag(skb, KPMOD_A_PROBE_ENABLED)) ||
 	    (kpmod_probe_gone(p) && nla_put_flag(skb, KPMOD_A_PROBE_GONE)) ||

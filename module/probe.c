@@ -360,6 +360,11 @@ unsigned long kpmod_probe_address(struct kpmod_probe *p)
 	return (unsigned long)p->rp.kp.addr;
 }
 
+u32 kpmod_probe_maxactive(struct kpmod_probe *p)
+{
+	return p->kind == KPMOD_PROBE_RETURN ? p->rp.maxactive : 0;
+}
+
 void kpmod_probes_exit(void)
 {
 	struct kpmod_probe *p, *tmp;

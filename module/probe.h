@@ -55,6 +55,8 @@ u64 kpmod_probe_misses(struct kpmod_probe *p);
 void kpmod_probe_counters(struct kpmod_probe *p, u64 *hits, u64 *dropped);
 bool kpmod_probe_gone(struct kpmod_probe *p);
 unsigned long kpmod_probe_address(struct kpmod_probe *p);
+/* What the kernel chose for a return probe (its default when 0 was asked). */
+u32 kpmod_probe_maxactive(struct kpmod_probe *p);
 /* Unregisters and frees every probe; on module exit. */
 void kpmod_probes_exit(void);
 

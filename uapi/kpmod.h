@@ -119,7 +119,7 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_MODULE,		/* string, for MOD:SYM */
 	KPMOD_A_PROBE_OFFSET,		/* u64, added to the symbol */
 	KPMOD_A_PROBE_ADDR,		/* u64, an absolute address */
-	KPMOD_A_PROBE_MAXACTIVE,	/* u32, 0 = the kernel's default */
+	KPMOD_A_PROBE_MAXACTIVE,	/* u32, 0 = the kernel's default; replies: in force */
 	KPMOD_A_PROBE_DEFINITION,	/* string */
 	KPMOD_A_PROBE_ARGS,		/* nest of KPMOD_A_ARG */
 	KPMOD_A_PROBE_ENABLED,		/* flag */

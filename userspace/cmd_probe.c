@@ -114,12 +114,24 @@ static int kp_with_list(const char *cmd, int argc,
 	return ret;
 }
 
+/*
+ * As kprobe_events, a return probe shows the maxactive in force, which the
+ * kernel picks when none was given: "r:..." prints as "r10:...".
+ */
 static void kp_print_list(const struct kp_probe_list *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < l->n; i++)
-		printf("%s\n", l->probes[i].definition);
+	for (i = 0; i < l->n; i++) {
+		const struct kp_probe_info *p = &l->probes[i];
+		const char *rest = strchr(p->definition, ':');
+
+		if (p->kind == KPMOD_PROBE_RETURN && p->maxactive && rest &&
+		    p->definition[0] == 'r')
+			printf("r%u%s\n", p->maxactive, rest);
+		else
+			printf("%s\n", p->definition);
+	}
 }
 
 /* kprobe_profile's columns (event, hits, misses), then dropped. */

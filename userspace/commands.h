@@ -5,6 +5,7 @@
 
 int kp_cmd_version(int argc, char **argv);
 int kp_cmd_status(int argc, char **argv);
+int kp_cmd_add(int argc, char **argv);
 int kp_cmd_del(int argc, char **argv);
 int kp_cmd_clear(int argc, char **argv);
 int kp_cmd_list(int argc, char **argv);

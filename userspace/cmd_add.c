@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod add [--enable] DEF... | -f FILE | -   (and -:EVENT deletes)
+ *
+ * Every definition is parsed and checked before anything is sent; then
+ * they are added in order, and if the module refuses one, those this call
+ * added are deleted again: a call adds all its probes or none.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/genl/genl.h>
+
+#include "commands.h"
+#include "ksyms.h"
+#include "probe_def.h"
+#include "probe_nl.h"
+#include "session.h"
+
+/* An invalid definition exits with KP_EXIT_DEF_BASE + its error number. */
+#define KP_EXIT_DEF_BASE 16
+
+struct kp_def_item {
+	char *text;
+	enum kp_def_op op;
+	struct kp_probe_def def;
+};
+
+struct kp_defs {
+	struct kp_def_item *items;
+	unsigned int n;
+};
+
+/* The parser's resolver: kallsyms, with the kernel's uniqueness check. */
+static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
+{
+	const struct kp_ksyms *k = ctx;
+	size_t i, found = 0;
+
+	if (!k || kp_ksyms_addr(k, sym, NULL, addr))
+		return KP_RESOLVE_NONE;
+	for (i = 0; i < k->nsyms && found < 2; i++)
+		if (!k->syms[i].mod && !strcmp(k->syms[i].name, sym))
+			found++;
+	return found > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
+}
+
+static int kp_defs_push(struct kp_defs *d, const char *line)
+{
+	struct kp_def_item *grown;
+	const char *s = line;
+	char *copy, *hash;
+	size_t len;
+
+	copy = strdup(line);
+	if (!copy)
+		return -ENOMEM;
+	/* As kprobe_events: '#' starts a comment; blank lines are nothing. */
+	hash = strchr(copy, '#');
+	if (hash)
+		*hash = '\0';
+	len = strlen(copy);
+	while (len && (copy[len - 1] == '\n' || copy[len - 1] == ' ' || copy[len - 1] == '\t'))
+		copy[--len] = '\0';
+	for (s = copy; *s == ' ' || *s == '\t'; s++)
+		;
+	if (!*s) {
+		free(copy);
+		return 0;
+	}
+	grown = realloc(d->items, (d->n + 1) * sizeof(*d->items));
+	if (!grown) {
+		free(copy);
+		return -ENOMEM;
+	}
+	d->items = grown;
+	d->items[d->n].text = copy;
+	d->n++;
+	return 0;
+}
+
+static void kp_defs_free(struct kp_defs *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->items[i].text);
+	free(d->items);
+}
+
+static int kp_defs_read(struct kp_defs *d, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	if (!f) {
+		fprintf(stderr, "kpmod: add: %s: %s\n", path, strerror(errno));
+		return KP_EXIT_ERROR;
+	}
+	while (getline(&line, &cap, f) > 0)
+		if (kp_defs_push(d, line))
+			ret = KP_EXIT_ERROR;
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+/* Where the caret goes for an error the module reports. */
+static unsigned int kp_pos_of_event(const char *text)
+{
+	const char *colon = strchr(text, ':'), *sp = strpbrk(text, " \t");
+	const char *slash;
+
+	if (!colon || (sp && colon > sp))
+		return 0;
+	slash = strchr(colon, '/');
+	return (slash && (!sp || slash < sp) ? slash : colon) + 1 - text;
+}
+
+static unsigned int kp_pos_of_symbol(const char *text)
+{
+	const char *p = strpbrk(text, " \t");
+
+	if (!p)
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p - text;
+}
+
+static int kp_report_kernel_error(const char *text, const struct kp_err *e)
+{
+	struct kp_parse_err pe = { 0 };
+
+	switch (e->errnum) {
+	case EEXIST:
+		pe.code = KP_E_EVENT_EXIST;
+		pe.pos = kp_pos_of_event(text);
+		break;
+	case ENOENT:
+		pe.code = KP_E_UNKNOWN_SYMBOL;
+		pe.pos = kp_pos_of_symbol(text);
+		break;
+	case EILSEQ:
+		pe.code = KP_E_BAD_INSN_BNDRY;
+		pe.pos = kp_pos_of_symbol(text);
+		break;
+	case EPERM:
+	case EACCES:
+		return kp_fail("add", e);
+	default:
+		pe.code = KP_E_FAIL_REG_PROBE;
+		pe.pos = kp_pos_of_symbol(text);
+		break;
+	}
+	snprintf(pe.msg, sizeof(pe.msg), "%s: %.200s", kp_parse_strerror(pe.code),
+		 e->msg[0] ? e->msg : strerror(e->errnum));
+	kp_format_parse_err(stderr, text, &pe);
+	return KP_EXIT_DEF_BASE + pe.code;
+}
+
+static int kp_fill_probe(struct nl_msg *msg, void *arg)
+{
+	const struct kp_probe_def *d = ((void **)arg)[0];
+	bool enable = *(bool *)((void **)arg)[1];
+	struct nlattr *args, *a;
+	unsigned int i;
+
+	if (nla_put_string(msg, KPMOD_A_PROBE_GROUP, d->group) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_EVENT, d->event) ||
+	    nla_put_u32(msg, KPMOD_A_PROBE_KIND, d->kind) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_DEFINITION, d->definition))
+		return -NLE_NOMEM;
+	if (d->has_addr) {
+		if (nla_put_u64(msg, KPMOD_A_PROBE_ADDR, d->addr))
+			return -NLE_NOMEM;
+	} else if (nla_put_string(msg, KPMOD_A_PROBE_SYMBOL, d->symbol) ||
+		   (d->module[0] && nla_put_string(msg, KPMOD_A_PROBE_MODULE, d->module)) ||
+		   (d->offset && nla_put_u64(msg, KPMOD_A_PROBE_OFFSET, d->offset))) {
+		return -NLE_NOMEM;
+	}
+	if (d->maxactive && nla_put_u32(msg, KPMOD_A_PROBE_MAXACTIVE, d->maxactive))
+		return -NLE_NOMEM;
+	if (enable && nla_put_flag(msg, KPMOD_A_PROBE_ENABLED))
+		return -NLE_NOMEM;
+	args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
+	if (!args)
+		return -NLE_NOMEM;
+	for (i = 0; i < d->nargs; i++) {
+		const struct kp_arg_def *ad = &d->args[i];
+
+		a = nla_nest_start(msg, KPMOD_A_ARG);
+		if (!a || nla_put_string(msg, KPMOD_ARG_A_NAME, ad->name) ||
+		    nla_put_u32(msg, KPMOD_ARG_A_TYPE, ad->type) ||
+		    (ad->count && nla_put_u32(msg, KPMOD_ARG_A_COUNT, ad->count)) ||
+		    nla_put(msg, KPMOD_ARG_A_PROG, ad->ninsns * sizeof(ad->insns[0]), ad->insns) ||
+		    (ad->datalen && nla_put(msg, KPMOD_ARG_A_DATA, ad->datalen, ad->data)))
+			return -NLE_NOMEM;
+		nla_nest_end(msg, a);
+	}
+	nla_nest_end(msg, args);
+	return 0;
+}
+
+/* Deletes "-:[GRP/]EVENT" (or every event of GRP/): in any group if none. */
+static int kp_apply_delete(struct kp_nl *nl, const struct kp_def_item *it)
+{
+	struct kp_probe_list l;
+	struct kp_err e;
+	unsigned int i, done = 0;
+	int ret = 0;
+
+	if (kp_probe_list_get(nl, &l, &e))
+		return kp_fail("add", &e);
+	for (i = 0; i < l.n && !ret; i++) {
+		const struct kp_probe_info *p = &l.probes[i];
+
+		if ((it->def.group[0] && strcmp(p->group, it->def.group)) ||
+		    (it->def.event[0] && strcmp(p->event, it->def.event)))
+			continue;
+		if (kp_probe_del(nl, p->group, p->event, &e))
+			ret = kp_fail("add", &e);
+		done++;
+	}
+	kp_probe_list_free(&l);
+	if (!ret && !done) {
+		fprintf(stderr, "kpmod: add: %s: no such event\n", it->text);
+		ret = KP_EXIT_REFUSED;
+	}
+	return ret;
+}
+
+static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable)
+{
+	unsigned int i, j;
+	struct kp_err e;
+	int ret = 0;
+
+	for (i = 0; i < d->n && !ret; i++) {
+		struct kp_def_item *it = &d->items[i];
+		void *arg[2] = { &it->def, &enable };
+
+		if (it->op == KP_DEF_DEL) {
+			ret = kp_apply_delete(nl, it);
+			continue;
+		}
+		if (kp_nl_call(nl, KPMOD_CMD_PROBE_ADD, 0, kp_fill_probe, NULL, arg, &e))
+			ret = kp_report_kernel_error(it->text, &e);
+	}
+	if (!ret)
+		return 0;
+	/* Take back what this call added before the failure (i - 1). */
+	for (j = 0; j + 1 < i; j++) {
+		struct kp_def_item *it = &d->items[j];
+
+		if (it->op != KP_DEF_ADD)
+			continue;
+		if (enable)
+			kp_probe_set_enabled(nl, it->def.group, it->def.event, false, &e);
+		kp_probe_del(nl, it->def.group, it->def.event, &e);
+	}
+	return ret;
+}
+
+int kp_cmd_add(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "enable", no_argument, NULL, 'e' },
+		{ "file", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct kp_arch *arch;
+	struct kp_defs d = { 0 };
+	struct kp_ksyms ks = { 0 };
+	struct kp_status st;
+	struct kp_parse_err pe;
+	struct kp_nl nl;
+	bool enable = false, have_syms;
+	unsigned int i;
+	int c, ret = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+ef:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			enable = true;
+			break;
+		case 'f':
+			ret = kp_defs_read(&d, optarg);
+			if (ret)
+				goto out;
+			break;
+		default:
+			ret = KP_EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (!strcmp(argv[optind], "-"))
+			ret = kp_defs_read(&d, "-");
+		else if (kp_defs_push(&d, argv[optind]))
+			ret = KP_EXIT_ERROR;
+		if (ret)
+			goto out;
+	}
+	if (!d.n) {
+		fprintf(stderr, "kpmod: add: no definition given (see kpmod add --help)\n");
+		ret = KP_EXIT_USAGE;
+		goto out;
+	}
+
+	ret = kp_session_open("add", &nl, &st);
+	if (ret)
+		goto out;
+	arch = kp_arch_by_name(st.arch);
+	if (!arch) {
+		fprintf(stderr, "kpmod: add: the module runs on '%s', which this CLI does not know\n",
+			st.arch);
+		ret = KP_EXIT_MISMATCH;
+		goto close;
+	}
+	have_syms = !kp_ksyms_load_file(&ks, NULL) && !kp_ksyms_zeroed(&ks);
+	for (i = 0; i < d.n; i++) {
+		struct kp_def_item *it = &d.items[i];
+
+		/* Without kallsyms the module still checks the probed symbol. */
+		if (kp_parse_def(it->text, arch, have_syms ? kp_resolve : NULL,
+				 have_syms ? &ks : NULL, &it->op, &it->def, &pe)) {
+			kp_format_parse_err(stderr, it->text, &pe);
+			ret = KP_EXIT_DEF_BASE + pe.code;
+			goto close;
+		}
+	}
+	ret = kp_apply(&nl, &d, enable);
+close:
+	kp_ksyms_free(&ks);
+	kp_nl_close(&nl);
+out:
+	kp_defs_free(&d);
+	return ret;
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel symbol table from kallsyms text: sorted array, binary search. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksyms.h"
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct kp_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Names point into the text in file order: keep aliases in it. */
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct kp_sym *x = *(struct kp_sym * const *)a;
+	const struct kp_sym *y = *(struct kp_sym * const *)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Parses one line in place: "ADDR T NAME[\t[MOD]]".  Returns 1 if a symbol. */
+static int parse_line(char *line, struct kp_sym *s)
+{
+	char *p = line, *end;
+
+	s->addr = strtoull(p, &end, 16);
+	if (end == p || *end != ' ')
+		return 0;
+	p = end + 1;
+	if (!*p || p[1] != ' ')
+		return 0;
+	s->type = *p;
+	p += 2;
+	s->name = p;
+	s->mod = NULL;
+	p += strcspn(p, " \t");
+	if (p == s->name)
+		return 0;
+	if (*p) {
+		*p++ = '\0';
+		p += strspn(p, " \t");
+		if (*p == '[') {
+			s->mod = ++p;
+			p += strcspn(p, "]");
+			*p = '\0';
+		}
+	}
+	return 1;
+}
+
+int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
+{
+	size_t cap = 0, n = 0, i;
+	char *line, *next;
+	int nonzero = 0;
+
+	memset(k, 0, sizeof(*k));
+	k->text = malloc(len + 1);
+	if (!k->text)
+		return -ENOMEM;
+	memcpy(k->text, text, len);
+	k->text[len] = '\0';
+	k->text_len = len;
+
+	for (line = k->text; line && *line; line = next) {
+		struct kp_sym s;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!parse_line(line, &s))
+			continue;
+		if (s.addr)
+			nonzero = 1;
+		/* Absolute symbols (per-CPU offsets and the like) are not code. */
+		if (s.type == 'a' || s.type == 'A')
+			continue;
+		if (n == cap) {
+			struct kp_sym *m;
+
+			cap = cap ? cap * 2 : 4096;
+			m = realloc(k->syms, cap * sizeof(*m));
+			if (!m)
+				goto nomem;
+			k->syms = m;
+		}
+		k->syms[n++] = s;
+	}
+	k->nsyms = n;
+	k->zeroed = !nonzero;
+	qsort(k->syms, n, sizeof(*k->syms), by_addr);
+	k->by_name = malloc((n ? n : 1) * sizeof(*k->by_name));
+	if (!k->by_name)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		k->by_name[i] = &k->syms[i];
+	qsort(k->by_name, n, sizeof(*k->by_name), by_name);
+	return 0;
+nomem:
+	kp_ksyms_free(k);
+	return -ENOMEM;
+}
+
+int kp_ksyms_load_file(struct kp_ksyms *k, const char *path)
+{
+	size_t len = 0, cap = 1 << 20, got;
+	char *buf = malloc(cap);
+	FILE *f;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	if (!buf)
+		return -ENOMEM;
+	f = fopen(path ? path : "/proc/kallsyms", "re");
+	if (!f) {
+		ret = -errno;
+		free(buf);
+		return ret;
+	}
+	while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += got;
+		if (len == cap) {
+			char *m = realloc(buf, cap * 2);
+
+			if (!m) {
+				fclose(f);
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = m;
+			cap *= 2;
+		}
+	}
+	ret = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (!ret)
+		ret = kp_ksyms_load_buf(k, buf, len);
+	free(buf);
+	return ret;
+}
+
+void kp_ksyms_free(struct kp_ksyms *k)
+{
+	free(k->text);
+	free(k->syms);
+	free(k->by_name);
+	memset(k, 0, sizeof(*k));
+}
+
+bool kp_ksyms_zeroed(const struct kp_ksyms *k)
+{
+	return !k || k->zeroed || !k->nsyms;
+}
+
+const struct kp_sym *kp_ksyms_lookup(const struct kp_ksyms *k, uint64_t addr,
+				     uint64_t *off, uint64_t *size)
+{
+	size_t lo = 0, hi, i, j;
+
+	if (kp_ksyms_zeroed(k) || addr < k->syms[0].addr)
+		return NULL;
+	/* The last symbol at or below addr... */
+	hi = k->nsyms;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* ...the first of its aliases, as kallsyms picks... */
+	i = lo;
+	while (i > 0 && k->syms[i - 1].addr == k->syms[i].addr)
+		i--;
+	/* ...and its end: the next higher address. */
+	for (j = lo + 1; j < k->nsyms && k->syms[j].addr == k->syms[i].addr; j++)
+		;
+	if (j == k->nsyms) {
+		/* The last symbol: nothing bounds it, so only its start is known. */
+		if (addr != k->syms[i].addr)
+			return NULL;
+		*size = 0;
+	} else {
+		*size = k->syms[j].addr - k->syms[i].addr;
+	}
+	*off = addr - k->syms[i].addr;
+	return &k->syms[i];
+}
+
+int kp_ksyms_snprint(const struct kp_ksyms *k, uint64_t addr, bool with_offset,
+		     char *buf, size_t len)
+{
+	const struct kp_sym *s;
+	uint64_t off, size;
+
+	s = k ? kp_ksyms_lookup(k, addr, &off, &size) : NULL;
+	if (!s)
+		return snprintf(buf, len, with_offset ? "0x%llx" : "0x%08llx",
+				(unsigned long long)addr);
+	if (!with_offset)
+		return snprintf(buf, len, "%s", s->name);
+	/* The kernel's %#lx prints 0 as 0x0, unlike printf's. */
+	if (s->mod)
+		return snprintf(buf, len, "%s+0x%llx/0x%llx [%s]", s->name,
+				(unsigned long long)off,
+				(unsigned long long)size, s->mod);
+	return snprintf(buf, len, "%s+0x%llx/0x%llx", s->name,
+			(unsigned long long)off, (unsigned long long)size);
+}
+
+int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
+		  uint64_t *addr)
+{
+	const struct kp_sym *any = NULL;
+	size_t lo = 0, hi, i;
+
+	if (kp_ksyms_zeroed(k))
+		return -EPERM;
+	/* The first entry of the run of @name (by_name is by name, address). */
+	hi = k->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < k->nsyms && !strcmp(k->by_name[i]->name, name); i++) {
+		const struct kp_sym *s = k->by_name[i];
+
+		if (mod ? s->mod && !strcmp(s->mod, mod) : !s->mod) {
+			*addr = s->addr;
+			return 0;
+		}
+		if (!mod && !any)
+			any = s;
+	}
+	if (!any)
+		return -ENOENT;
+	*addr = any->addr;
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel symbols from /proc/kallsyms text (or a copy of it, as a record
+ * file embeds): address -> "sym+0xoff/0xsize [mod]" as the kernel's %pS
+ * prints it, and name -> address for @SYM.
+ *
+ * A symbol's size is the distance to the next higher address, as kallsyms
+ * computes it.  Read without root, /proc/kallsyms shows every address as 0:
+ * the table then loads with kp_ksyms_zeroed() true and every lookup fails,
+ * so addresses print as hex.
+ */
+#ifndef KPMOD_KSYMS_H
+#define KPMOD_KSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kp_sym {
+	uint64_t addr;
+	const char *name;
+	const char *mod;	/* NULL for the core kernel */
+	char type;		/* the nm letter */
+};
+
+struct kp_ksyms {
+	char *text;		/* the loaded text, NUL-terminated (names point here) */
+	size_t text_len;	/* without the NUL */
+	struct kp_sym *syms;	/* by address, file order among equal addresses */
+	size_t nsyms;
+	struct kp_sym **by_name;	/* by name, then by address */
+	bool zeroed;
+};
+
+/* Loads @path (NULL: /proc/kallsyms).  Returns 0 or -errno. */
+int kp_ksyms_load_file(struct kp_ksyms *k, const char *path);
+
+/* Loads a copy of kallsyms text (@len bytes, need not end in NUL). */
+int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len);
+
+void kp_ksyms_free(struct kp_ksyms *k);
+
+/* True when the table has no usable addresses (kallsyms read without root). */
+bool kp_ksyms_zeroed(const struct kp_ksyms *k);
+
+/*
+ * The symbol containing @addr, with @off and @size as kallsyms gives them;
+ * NULL if none (below the first symbol, past the last, or no table).
+ */
+const struct kp_sym *kp_ksyms_lookup(const struct kp_ksyms *k, uint64_t addr,
+				     uint64_t *off, uint64_t *size);
+
+/*
+ * Formats @addr into @buf as the kernel's sprint_symbol() (%pS):
+ * "sym+0x1a/0x40" or "sym+0x1a/0x40 [mod]"; "0x<hex>" if unknown.  With
+ * !@with_offset, only "sym" (as ftrace prints a return probe's function),
+ * or "0x%08lx" if unknown.  @k may be NULL.  Returns snprintf's result.
+ */
+int kp_ksyms_snprint(const struct kp_ksyms *k, uint64_t addr, bool with_offset,
+		     char *buf, size_t len);
+
+/*
+ * The address of @name, in module @mod (NULL: the core kernel first, then
+ * any module).  Returns 0, -ENOENT if there is no such symbol, or -EPERM
+ * if the table is zeroed.  Duplicated local names give the lowest address.
+ */
+int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
+		  uint64_t *addr);
+
+#endif

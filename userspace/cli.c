@@ -55,6 +55,27 @@ const struct kp_cmd kp_cmds[] = {
 	  "from 64K to 256M (default 1M). discard (default) drops new events\n"
 	  "when a ring is full and counts them; overwrite keeps the newest.\n"
 	  "Refused while a probe is enabled or a reader has a ring open.\n" },
+	{ "trace", kp_cmd_trace, "stream events as ftrace's trace text or JSON",
+	  "usage: kpmod trace [--json] [-o FILE] [--duration SECONDS] [--count N]\n"
+	  "Prints events from every CPU, merged in timestamp order, one line each\n"
+	  "in ftrace's trace format (or one JSON object per line). Stops at\n"
+	  "--count events, after --duration, or on Ctrl-C; then prints the\n"
+	  "events and the lost counts per CPU on stderr. Lost events show inline\n"
+	  "as CPU:N [LOST M EVENTS], as ftrace prints them.\n" },
+	{ "record", kp_cmd_record, "write raw records to a file",
+	  "usage: kpmod record -o FILE [--duration SECONDS] [--count N]\n"
+	  "Writes the raw records with the probes' layouts and the kernel's\n"
+	  "symbols, so that kpmod report can print them later, anywhere.\n"
+	  "Shows progress on stderr when stderr is a terminal.\n" },
+	{ "report", kp_cmd_report, "print a record file",
+	  "usage: kpmod report [--json] FILE\n"
+	  "Prints a file written by kpmod record as kpmod trace would have.\n"
+	  "A damaged file prints everything valid before the damage, then a\n"
+	  "clear error, and exits 1.\n" },
+	{ "snapshot", kp_cmd_snapshot, "print what an overwrite-mode buffer holds",
+	  "usage: kpmod snapshot [--json] [-o FILE]\n"
+	  "Prints the newest events kept by rings in overwrite mode (kpmod\n"
+	  "buffer --mode overwrite): a flight recorder read after the fact.\n" },
 };
 const unsigned int kp_ncmds = sizeof(kp_cmds) / sizeof(kp_cmds[0]);
 

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Records printed as ftrace prints kprobe events, and as JSON lines. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "suites.h"
+
+static const char kallsyms[] =
+	"ffffffff81001000 T do_sys_openat2\n"
+	"ffffffff81001150 T __x64_sys_openat\n"
+	"ffffffff81200000 T _etext\n"
+	"ffffffffc0001000 t foo_init\t[foo]\n"
+	"ffffffffc0001020 t foo_exit\t[foo]\n";
+
+/* A record under construction: header, fault bitmap, slots, strings. */
+struct rb {
+	uint64_t w[1024];
+	struct kpmod_record *rec;
+	uint8_t *faults, *slots;
+	uint32_t dyn;
+};
+
+static void add_arg(struct kp_probe_desc *p, const char *name, uint32_t type,
+		    uint32_t count, uint32_t elem)
+{
+	struct kp_arg_desc *a = &p->args[p->nargs++];
+	uint32_t off = p->args_size;
+
+	off = (off + elem - 1) / elem * elem;	/* as the module lays slots */
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->type = type;
+	a->count = count;
+	a->offset = off;
+	a->size = elem * (count ? count : 1);
+	p->args_size = off + a->size;
+}
+
+static void rb_init(struct rb *b, const struct kp_probe_desc *p)
+{
+	uint32_t bm = ((p->nargs + 7) / 8 + 7) & ~7u;
+
+	memset(b, 0, sizeof(*b));
+	b->rec = (void *)b->w;
+	b->faults = (uint8_t *)(b->rec + 1);
+	b->slots = b->faults + bm;
+	b->dyn = sizeof(*b->rec) + bm + ((p->args_size + 7) & ~7u);
+	b->rec->len = b->dyn;
+	b->rec->type = KPMOD_REC_EVENT;
+	b->rec->probe_id = p->id;
+	b->rec->cpu = 1;
+	b->rec->pid = 1234;
+	b->rec->tgid = 1200;
+	b->rec->ts_ns = 12345678901234ULL;
+	b->rec->ip = 0xffffffff81001000ULL;
+	memcpy(b->rec->comm, "bash", 5);
+}
+
+static void rb_set(struct rb *b, const struct kp_arg_desc *a, uint32_t i,
+		   const void *v, size_t n)
+{
+	memcpy(b->slots + a->offset + i * n, v, n);
+}
+
+/* Appends string data (@n bytes, NUL included by the caller) for element i. */
+static void rb_str(struct rb *b, const struct kp_arg_desc *a, uint32_t i,
+		   const char *s, uint32_t n)
+{
+	uint32_t loc = n << 16 | b->dyn;
+
+	memcpy((uint8_t *)b->w + b->dyn, s, n);
+	b->dyn += n;
+	b->rec->len = (b->dyn + 7) & ~7u;
+	rb_set(b, a, i, &loc, 4);
+}
+
+static char *run(int json, const struct rb *b, const struct kp_probe_desc *p,
+		 const struct kp_ksyms *ks, int *ret)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	ck_assert_ptr_nonnull(f);
+	*ret = json ? kp_format_json(f, b->rec, p, ks) : kp_format_text(f, b->rec, p, ks);
+	fclose(f);
+	return out;
+}
+
+static struct kp_probe_desc *all_types_probe(void)
+{
+	struct kp_probe_desc *p = calloc(1, sizeof(*p));
+
+	p->id = 7;
+	p->kind = KPMOD_PROBE_ENTRY;
+	strcpy(p->group, "kprobes");
+	strcpy(p->event, "myprobe");
+	add_arg(p, "u8", KPMOD_T_U8, 0, 1);
+	add_arg(p, "u16", KPMOD_T_U16, 0, 2);
+	add_arg(p, "u32", KPMOD_T_U32, 0, 4);
+	add_arg(p, "u64", KPMOD_T_U64, 0, 8);
+	add_arg(p, "s8", KPMOD_T_S8, 0, 1);
+	add_arg(p, "s16", KPMOD_T_S16, 0, 2);
+	add_arg(p, "s32", KPMOD_T_S32, 0, 4);
+	add_arg(p, "s64", KPMOD_T_S64, 0, 8);
+	add_arg(p, "x8", KPMOD_T_X8, 0, 1);
+	add_arg(p, "x16", KPMOD_T_X16, 0, 2);
+	add_arg(p, "x32", KPMOD_T_X32, 0, 4);
+	add_arg(p, "x64", KPMOD_T_X64, 0, 8);
+	add_arg(p, "c", KPMOD_T_CHAR, 0, 1);
+	add_arg(p, "name", KPMOD_T_STRING, 0, 4);
+	add_arg(p, "uname", KPMOD_T_USTRING, 0, 4);
+	add_arg(p, "sym", KPMOD_T_SYMBOL, 0, 8);
+	add_arg(p, "symstr", KPMOD_T_SYMSTR, 0, 4);
+	add_arg(p, "bf", KPMOD_T_BITFIELD, 0, 4);
+	add_arg(p, "arr", KPMOD_T_U32, 3, 4);
+	add_arg(p, "bad", KPMOD_T_U64, 0, 8);
+	add_arg(p, "nostr", KPMOD_T_STRING, 0, 4);
+	add_arg(p, "chars", KPMOD_T_CHAR, 2, 1);
+	add_arg(p, "strs", KPMOD_T_STRING, 2, 4);
+	return p;
+}
+
+static void fill_all_types(struct rb *b, const struct kp_probe_desc *p)
+{
+	const struct kp_arg_desc *a = p->args;
+	uint8_t u8 = 255, s8 = 0xff, x8 = 0xff;
+	uint16_t u16 = 65535, s16 = (uint16_t)-2, x16 = 0xbeef;
+	uint32_t u32 = 4294967295u, s32 = (uint32_t)-3, x32 = 0xdeadbeef, bf = 5;
+	uint64_t u64 = 18446744073709551615ULL, s64 = 1ULL << 63, x64 = ~0ULL;
+	uint64_t sym = 0xffffffffc0001010ULL;
+	uint32_t arr[3] = { 1, 2, 3 };
+
+	rb_init(b, p);
+	rb_set(b, &a[0], 0, &u8, 1);
+	rb_set(b, &a[1], 0, &u16, 2);
+	rb_set(b, &a[2], 0, &u32, 4);
+	rb_set(b, &a[3], 0, &u64, 8);
+	rb_set(b, &a[4], 0, &s8, 1);
+	rb_set(b, &a[5], 0, &s16, 2);
+	rb_set(b, &a[6], 0, &s32, 4);
+	rb_set(b, &a[7], 0, &s64, 8);
+	rb_set(b, &a[8], 0, &x8, 1);
+	rb_set(b, &a[9], 0, &x16, 2);
+	rb_set(b, &a[10], 0, &x32, 4);
+	rb_set(b, &a[11], 0, &x64, 8);
+	rb_set(b, &a[12], 0, "A", 1);
+	rb_str(b, &a[13], 0, "/etc/passwd", 12);
+	rb_str(b, &a[14], 0, "say \"hi\"\\\n\x01\xff\xc3\xa9", 16);
+	rb_set(b, &a[15], 0, &sym, 8);
+	rb_str(b, &a[16], 0, "foo_init+0x0/0x20 [foo]", 24);
+	rb_set(b, &a[17], 0, &bf, 4);
+	rb_set(b, &a[18], 0, arr, 12);
+	b->faults[19 / 8] |= 1 << (19 % 8);	/* "bad" faulted */
+	/* "nostr": data location 0, a faulted string */
+	rb_set(b, &a[21], 0, "x", 1);
+	rb_set(b, &a[21], 1, "y", 1);
+	rb_str(b, &a[22], 0, "a", 2);
+	rb_str(b, &a[22], 1, "b", 2);
+}
+
+START_TEST(entry_line_prints_every_type_like_ftrace)
+{
+	struct kp_probe_desc *p = all_types_probe();
+	struct kp_ksyms ks;
+	struct rb b;
+	char err[128], *out;
+	int ret;
+
+	ck_assert_int_eq(kp_probe_desc_check(p, err, sizeof(err)), 0);
+	ck_assert_int_eq(kp_ksyms_load_buf(&ks, kallsyms, strlen(kallsyms)), 0);
+	fill_all_types(&b, p);
+	out = run(0, &b, p, &ks, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_str_eq(out,
+		"            bash-1234    [001] ..... 12345.678901: myprobe: "
+		"(do_sys_openat2+0x0/0x150)"
+		" u8=255 u16=65535 u32=4294967295 u64=18446744073709551615"
+		" s8=-1 s16=-2 s32=-3 s64=-9223372036854775808"
+		" x8=0xff x16=0xbeef x32=0xdeadbeef x64=0xffffffffffffffff"
+		" c='A' name=\"/etc/passwd\" uname=\"say \"hi\"\\\n\x01\xff\xc3\xa9\""
+		" sym=foo_init+0x10/0x20 [foo] symstr=\"foo_init+0x0/0x20 [foo]\""
+		" bf=5 arr={1,2,3} bad=(fault) nostr=(fault) chars={'x','y'}"
+		" strs={\"a\",\"b\"}\n");
+	free(out);
+	kp_ksyms_free(&ks);
+	free(p);
+}
+END_TEST
+
+START_TEST(json_line_has_typed_escaped_values)
+{
+	struct kp_probe_desc *p = all_types_probe();
+	struct kp_ksyms ks;
+	struct rb b;
+	char *out;
+	int ret;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&ks, kallsyms, strlen(kallsyms)), 0);
+	fill_all_types(&b, p);
+	out = run(1, &b, p, &ks, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_str_eq(out,
+		"{\"ts\":12345.678901234,\"cpu\":1,\"task\":\"bash\",\"pid\":1234,"
+		"\"tgid\":1200,\"group\":\"kprobes\",\"event\":\"myprobe\","
+		"\"probe_id\":7,\"kind\":\"entry\",\"ip\":\"0xffffffff81001000\","
+		"\"func\":\"do_sys_openat2+0x0/0x150\",\"args\":{"
+		"\"u8\":255,\"u16\":65535,\"u32\":4294967295,"
+		"\"u64\":18446744073709551615,\"s8\":-1,\"s16\":-2,\"s32\":-3,"
+		"\"s64\":-9223372036854775808,\"x8\":\"0xff\",\"x16\":\"0xbeef\","
+		"\"x32\":\"0xdeadbeef\",\"x64\":\"0xffffffffffffffff\",\"c\":\"A\","
+		"\"name\":\"/etc/passwd\","
+		"\"uname\":\"say \\\"hi\\\"\\\\\\n\\u0001\\u00ff\xc3\xa9\","
+		"\"sym\":\"foo_init+0x10/0x20 [foo]\","
+		"\"symstr\":\"foo_init+0x0/0x20 [foo]\",\"bf\":5,\"arr\":[1,2,3],"
+		"\"bad\":null,\"nostr\":null,\"chars\":[\"x\",\"y\"],"
+		"\"strs\":[\"a\",\"b\"]}}\n");
+	free(out);
+	kp_ksyms_free(&ks);
+	free(p);
+}
+END_TEST
+
+START_TEST(return_line_and_context)
+{
+	struct kp_probe_desc p = { .id = 9, .kind = KPMOD_PROBE_RETURN,
+				   .group = "kprobes", .event = "myret" };
+	struct kp_ksyms ks;
+	struct rb b;
+	uint64_t rv = 3;
+	char *out;
+	int ret;
+
+	add_arg(&p, "ret", KPMOD_T_X64, 0, 8);
+	ck_assert_int_eq(kp_ksyms_load_buf(&ks, kallsyms, strlen(kallsyms)), 0);
+	rb_init(&b, &p);
+	b.rec->flags = KPMOD_RECF_RETURN;
+	b.rec->ret_ip = 0xffffffff81001165ULL;
+	b.rec->pid = 0;		/* the idle task, as ftrace names it */
+	b.rec->cpu = 12;
+	b.rec->ts_ns = 1999999500;	/* rounds up to 2.000000 */
+	rb_set(&b, &p.args[0], 0, &rv, 8);
+	out = run(0, &b, &p, &ks, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_str_eq(out,
+		"          <idle>-0       [012] .....     2.000000: myret: "
+		"(__x64_sys_openat+0x15/0x1feeb0 <- do_sys_openat2) ret=0x3\n");
+	free(out);
+	out = run(1, &b, &p, &ks, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"kind\":\"return\",\"ip\":\"0xffffffff81001000\","
+				     "\"func\":\"do_sys_openat2\","
+				     "\"caller_ip\":\"0xffffffff81001165\","
+				     "\"caller\":\"__x64_sys_openat+0x15/0x1feeb0\","
+				     "\"args\":{\"ret\":\"0x3\"}}\n"));
+	ck_assert_ptr_nonnull(strstr(out, "{\"ts\":1.999999500,\"cpu\":12,"));
+	free(out);
+	/* Without symbols, and a zero address prints "0" as in ftrace. */
+	b.rec->ret_ip = 0;
+	out = run(0, &b, &p, NULL, &ret);
+	ck_assert_ptr_nonnull(strstr(out, ": myret: (0 <- 0xffffffff81001000) ret=0x3\n"));
+	free(out);
+	kp_ksyms_free(&ks);
+}
+END_TEST
+
+START_TEST(unknown_probe_and_bad_records)
+{
+	struct kp_probe_desc p = { .id = 9, .kind = KPMOD_PROBE_ENTRY,
+				   .group = "g", .event = "e" };
+	struct rb b;
+	uint32_t loc;
+	char *out;
+	int ret;
+
+	add_arg(&p, "s", KPMOD_T_STRING, 0, 4);
+	rb_init(&b, &p);
+	rb_str(&b, &p.args[0], 0, "abc", 4);
+	out = run(0, &b, NULL, NULL, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_str_eq(out, "            bash-1234    [001] ..... 12345.678901: "
+			      "probe_9: (0xffffffff81001000)\n");
+	free(out);
+	/* A data location past the record: nothing printed. */
+	loc = 8u << 16 | (b.rec->len - 4);
+	rb_set(&b, &p.args[0], 0, &loc, 4);
+	out = run(0, &b, &p, NULL, &ret);
+	ck_assert_int_eq(ret, -EBADMSG);
+	ck_assert_str_eq(out, "");
+	free(out);
+	out = run(1, &b, &p, NULL, &ret);
+	ck_assert_int_eq(ret, -EBADMSG);
+	ck_assert_str_eq(out, "");
+	free(out);
+	/* Shorter than the probe's argument area. */
+	rb_init(&b, &p);
+	b.rec->len = sizeof(*b.rec);
+	out = run(0, &b, &p, NULL, &ret);
+	ck_assert_int_eq(ret, -EBADMSG);
+	free(out);
+}
+END_TEST
+
+START_TEST(descriptions_are_checked)
+{
+	struct kp_probe_desc p = { .id = 1, .kind = KPMOD_PROBE_ENTRY };
+	char err[160];
+
+	add_arg(&p, "a", KPMOD_T_U32, 0, 4);
+	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), 0);
+	p.args[0].size = 8;
+	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "bad slot"));
+	p.args[0].size = 4;
+	p.args[0].offset = 4;	/* past the area */
+	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), -EINVAL);
+	p.args[0].offset = 0;
+	p.args[0].type = 99;
+	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), -EINVAL);
+	p.args[0].type = KPMOD_T_BITFIELD;	/* any container size */
+	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), 0);
+	p.kind = 3;
+	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_uint_eq(kp_format_type_size(KPMOD_T_X16), 2);
+	ck_assert_uint_eq(kp_format_type_size(KPMOD_T_SYMBOL), 8);
+	ck_assert_uint_eq(kp_format_type_size(99), 0);
+}
+END_TEST
+
+START_TEST(lost_lines)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	kp_format_lost(f, 3, 42);
+	kp_format_lost_json(f, 3, 42);
+	kp_json_string(f, "a\"b\x7f", 4);
+	fclose(f);
+	ck_assert_str_eq(out, "CPU:3 [LOST 42 EVENTS]\n{\"cpu\":3,\"lost\":42}\n"
+			      "\"a\\\"b\\u007f\"");
+	free(out);
+}
+END_TEST
+
+KP_SUITE(format_suite)
+static Suite *format_suite(void)
+{
+	Suite *s = suite_create("format");
+	TCase *tc = tcase_create("format");
+
+	tcase_add_test(tc, entry_line_prints_every_type_like_ftrace);
+	tcase_add_test(tc, json_line_has_typed_escaped_values);
+	tcase_add_test(tc, return_line_and_context);
+	tcase_add_test(tc, unknown_probe_and_bad_records);
+	tcase_add_test(tc, descriptions_are_checked);
+	tcase_add_test(tc, lost_lines);
+	suite_add_tcase(s, tc);
+	return s;
+}

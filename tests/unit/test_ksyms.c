@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Symbolizing addresses the way the kernel's %pS does, and @SYM lookups. */
+#include <errno.h>
+#include <string.h>
+
+#include "ksyms.h"
+#include "suites.h"
+
+static const char kallsyms[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000040 t secondary_startup_64\n"
+	"garbage line\n"
+	"\n"
+	"ffffffff81001000 T do_sys_openat2\n"
+	"ffffffff81001150 T __x64_sys_openat\n"
+	"ffffffff81300000 t dup\n"
+	"ffffffff81200000 T _etext\n"
+	"ffffffffc0001000 t foo_init\t[foo]\n"
+	"ffffffffc0001020 t foo_exit\t[foo]\n"
+	"ffffffffc0001080 t dup\t[foo]";	/* no final newline */
+
+static const char *sym(const struct kp_ksyms *k, unsigned long long addr, int off)
+{
+	static char buf[256];
+
+	kp_ksyms_snprint(k, addr, off, buf, sizeof(buf));
+	return buf;
+}
+
+START_TEST(addresses_print_like_percent_ps)
+{
+	struct kp_ksyms k;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
+	ck_assert(!kp_ksyms_zeroed(&k));
+	/* Aliases: the first in file order; offset 0 prints as 0x0. */
+	ck_assert_str_eq(sym(&k, 0xffffffff81000000ULL, 1), "_stext+0x0/0x40");
+	ck_assert_str_eq(sym(&k, 0xffffffff8100003fULL, 1), "_stext+0x3f/0x40");
+	ck_assert_str_eq(sym(&k, 0xffffffff81001010ULL, 1),
+			 "do_sys_openat2+0x10/0x150");
+	ck_assert_str_eq(sym(&k, 0xffffffff81001010ULL, 0), "do_sys_openat2");
+	/* Unsorted input is fine. */
+	ck_assert_str_eq(sym(&k, 0xffffffff81200004ULL, 1), "_etext+0x4/0x100000");
+	ck_assert_str_eq(sym(&k, 0xffffffffc0001010ULL, 1),
+			 "foo_init+0x10/0x20 [foo]");
+	ck_assert_str_eq(sym(&k, 0xffffffffc0001010ULL, 0), "foo_init");
+	/* The last symbol has no known end: only its start resolves. */
+	ck_assert_str_eq(sym(&k, 0xffffffffc0001080ULL, 1), "dup+0x0/0x0 [foo]");
+	ck_assert_str_eq(sym(&k, 0xffffffffc0001088ULL, 1), "0xffffffffc0001088");
+	/* Below everything, and absolute symbols never match. */
+	ck_assert_str_eq(sym(&k, 0x1000, 1), "0x1000");
+	ck_assert_str_eq(sym(&k, 0x1000, 0), "0x00001000");
+	ck_assert_str_eq(sym(NULL, 0xffffffff81001010ULL, 1), "0xffffffff81001010");
+	kp_ksyms_free(&k);
+}
+END_TEST
+
+START_TEST(names_resolve_core_first)
+{
+	struct kp_ksyms k;
+	uint64_t a = 0;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "dup", NULL, &a), 0);
+	ck_assert_uint_eq(a, 0xffffffff81300000ULL);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "dup", "foo", &a), 0);
+	ck_assert_uint_eq(a, 0xffffffffc0001080ULL);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "foo_exit", NULL, &a), 0);
+	ck_assert_uint_eq(a, 0xffffffffc0001020ULL);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "foo_exit", "bar", &a), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "nope", NULL, &a), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "a", NULL, &a), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "zzz", NULL, &a), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "startup_64", NULL, &a), 0);
+	ck_assert_uint_eq(a, 0xffffffff81000000ULL);
+	kp_ksyms_free(&k);
+}
+END_TEST
+
+START_TEST(zeroed_kallsyms_degrade_to_hex)
+{
+	static const char z[] =
+		"0000000000000000 T _stext\n"
+		"0000000000000000 T do_sys_openat2\n"
+		"0000000000000000 t foo\t[foo]\n";
+	struct kp_ksyms k;
+	uint64_t a;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, z, strlen(z)), 0);
+	ck_assert(kp_ksyms_zeroed(&k));
+	ck_assert_str_eq(sym(&k, 0xffffffff81001010ULL, 1), "0xffffffff81001010");
+	ck_assert_int_eq(kp_ksyms_addr(&k, "do_sys_openat2", NULL, &a), -EPERM);
+	kp_ksyms_free(&k);
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, "", 0), 0);
+	ck_assert(kp_ksyms_zeroed(&k));
+	ck_assert_str_eq(sym(&k, 0x10, 1), "0x10");
+	kp_ksyms_free(&k);
+}
+END_TEST
+
+START_TEST(proc_kallsyms_round_trips)
+{
+	struct kp_ksyms k;
+	uint64_t off, size;
+	size_t i;
+
+	ck_assert_int_eq(kp_ksyms_load_file(&k, "/nonexistent"), -ENOENT);
+	if (kp_ksyms_load_file(&k, NULL))
+		return;	/* no /proc/kallsyms here */
+	if (!kp_ksyms_zeroed(&k)) {
+		/* Every symbol maps back to a symbol at its own address. */
+		for (i = 0; i < k.nsyms; i += 97) {
+			const struct kp_sym *s = kp_ksyms_lookup(&k, k.syms[i].addr,
+								 &off, &size);
+
+			ck_assert_ptr_nonnull(s);
+			ck_assert_uint_eq(off, 0);
+			ck_assert_uint_eq(s->addr, k.syms[i].addr);
+		}
+	}
+	kp_ksyms_free(&k);
+}
+END_TEST
+
+KP_SUITE(ksyms_suite)
+static Suite *ksyms_suite(void)
+{
+	Suite *s = suite_create("ksyms");
+	TCase *tc = tcase_create("ksyms");
+
+	tcase_add_test(tc, addresses_print_like_percent_ps);
+	tcase_add_test(tc, names_resolve_core_first);
+	tcase_add_test(tc, zeroed_kallsyms_degrade_to_hex);
+	tcase_add_test(tc, proc_kallsyms_round_trips);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	return s;
+}

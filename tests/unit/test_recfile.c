@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The record file: round trip, and every truncation and damaged byte. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recfile.h"
+#include "suites.h"
+
+#define NCHUNKS 3
+
+static const char kallsyms[] = "ffffffff81001000 T do_sys_openat2\n"
+			       "ffffffff81001150 T __x64_sys_openat\n";
+
+struct sample {
+	char *buf;
+	size_t len;
+	long chunk_off[NCHUNKS];	/* where each chunk block starts */
+	long chunk_end[NCHUNKS];
+	struct kp_probe_desc probes[2];
+	uint64_t recs[NCHUNKS][64];
+	size_t rec_len[NCHUNKS];
+};
+
+static size_t add_rec(uint64_t *w, size_t at, uint32_t probe, uint64_t ts,
+		      uint32_t extra)
+{
+	struct kpmod_record *r = (void *)((uint8_t *)w + at);
+
+	memset(r, 0, sizeof(*r) + extra);
+	r->len = sizeof(*r) + extra;
+	r->type = KPMOD_REC_EVENT;
+	r->probe_id = probe;
+	r->ts_ns = ts;
+	r->pid = 42;
+	memcpy(r->comm, "cat", 4);
+	return at + r->len;
+}
+
+static void make_sample(struct sample *s)
+{
+	struct kp_recinfo info = { .uapi_version = KPMOD_UAPI_VERSION,
+				   .nr_cpus = 2, .buf_mode = KPMOD_BUF_DISCARD,
+				   .buf_size = 65536, .arch = "x86_64",
+				   .release = "6.1.0-test", .module_version = "0.1.0" };
+	struct kp_probe_desc *p = s->probes;
+	FILE *f;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	p[0].id = 1;
+	p[0].kind = KPMOD_PROBE_ENTRY;
+	strcpy(p[0].group, "kprobes");
+	strcpy(p[0].event, "open");
+	strcpy(p[0].symbol, "do_sys_openat2");
+	p[0].nargs = 1;
+	p[0].args_size = 8;
+	strcpy(p[0].args[0].name, "dfd");
+	p[0].args[0].type = KPMOD_T_S64;
+	p[0].args[0].size = 8;
+	p[1].id = 2;
+	p[1].kind = KPMOD_PROBE_RETURN;
+	strcpy(p[1].group, "g");
+	strcpy(p[1].event, "ret");
+	strcpy(p[1].module, "foo");
+	p[1].offset = 0x10;
+	p[1].addr = 0xffffffffc0001010ULL;
+
+	for (i = 0; i < NCHUNKS; i++) {
+		size_t at = 0;
+
+		at = add_rec(s->recs[i], at, 1, 100 * i + 1, 16);
+		at = add_rec(s->recs[i], at, 2, 100 * i + 2, 0);
+		s->rec_len[i] = at;
+	}
+	f = open_memstream(&s->buf, &s->len);
+	ck_assert_int_eq(kp_recfile_write_header(f, &info, p, 2, kallsyms,
+						 strlen(kallsyms)), 0);
+	for (i = 0; i < NCHUNKS; i++) {
+		s->chunk_off[i] = ftell(f);
+		ck_assert_int_eq(kp_recfile_write_chunk(f, i % 2, i, 2 * i, 3 * i,
+							s->recs[i], s->rec_len[i]), 0);
+		s->chunk_end[i] = ftell(f);
+	}
+	ck_assert_int_eq(kp_recfile_write_end(f, NCHUNKS), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static FILE *open_bytes(const char *buf, size_t len)
+{
+	FILE *f;
+
+	if (!len)
+		return tmpfile();
+	f = fmemopen((void *)buf, len, "r");
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+/*
+ * Reads @len bytes of a file; returns the number of good chunks, *ret the
+ * final status (0 clean end, < 0 error with @err copied).
+ */
+static int read_all(const struct sample *s, const char *buf, size_t len,
+		    int *ret, char *err, size_t errlen)
+{
+	struct kp_recfile r;
+	struct kp_chunk c;
+	FILE *f = open_bytes(buf, len);
+	int n = 0;
+
+	*ret = kp_recfile_open(&r, f, "record.kpm");
+	if (!*ret) {
+		while ((*ret = kp_recfile_next(&r, &c)) > 0) {
+			/* Whatever is returned is exactly what was written. */
+			ck_assert_int_lt(n, NCHUNKS);
+			ck_assert_uint_eq(c.len, s->rec_len[n]);
+			ck_assert(!memcmp(c.recs, s->recs[n], c.len));
+			ck_assert_uint_eq(c.cpu, n % 2);
+			ck_assert_uint_eq(c.lost, n);
+			kp_chunk_free(&c);
+			n++;
+		}
+	}
+	snprintf(err, errlen, "%s", *ret ? r.err : "");
+	kp_recfile_close(&r);
+	fclose(f);
+	return n;
+}
+
+START_TEST(round_trip)
+{
+	const struct kpmod_record *rec;
+	struct kp_recfile r;
+	struct kp_chunk c;
+	struct sample s;
+	size_t pos = 0;
+	FILE *f;
+	int n = 0;
+
+	make_sample(&s);
+	ck_assert_uint_eq(s.len % 8, 0);
+	f = open_bytes(s.buf, s.len);
+	ck_assert_int_eq(kp_recfile_open(&r, f, "record.kpm"), 0);
+	ck_assert_str_eq(r.info.arch, "x86_64");
+	ck_assert_str_eq(r.info.release, "6.1.0-test");
+	ck_assert_str_eq(r.info.module_version, "0.1.0");
+	ck_assert_uint_eq(r.info.nr_cpus, 2);
+	ck_assert_uint_eq(r.info.buf_size, 65536);
+	ck_assert_uint_eq(r.nprobes, 2);
+	ck_assert(!memcmp(&r.probes[0], &s.probes[0], sizeof(s.probes[0])));
+	ck_assert(!memcmp(&r.probes[1], &s.probes[1], sizeof(s.probes[1])));
+	ck_assert_str_eq(r.ksyms, kallsyms);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 1);
+	ck_assert_uint_eq(c.file_off, s.chunk_off[0]);
+	ck_assert_uint_eq(c.overwritten, 0);
+	while (kp_chunk_record(&c, &pos, &rec)) {
+		ck_assert_uint_eq(rec->ts_ns, n + 1);
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+	kp_chunk_free(&c);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 1);
+	ck_assert_uint_eq(c.nested, 3);
+	kp_chunk_free(&c);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 1);
+	kp_chunk_free(&c);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 0);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 0);
+	kp_recfile_close(&r);
+	fclose(f);
+	free(s.buf);
+}
+END_TEST
+
+START_TEST(every_truncation_reports_and_keeps_the_prefix)
+{
+	struct sample s;
+	char err[256], want[64];
+	size_t n;
+	int ret, got, whole, i;
+
+	make_sample(&s);
+	for (n = 0; n < s.len; n++) {
+		got = read_all(&s, s.buf, n, &ret, err, sizeof(err));
+		for (whole = 0, i = 0; i < NCHUNKS; i++)
+			whole += s.chunk_end[i] <= (long)n;
+		ck_assert_msg(got == whole, "cut at %zu: %d chunks, want %d",
+			      n, got, whole);
+		/* Even a cut between blocks: the end block is missing. */
+		ck_assert_int_eq(ret, -EBADMSG);
+		snprintf(want, sizeof(want), "record.kpm: truncated at byte %zu", n);
+		ck_assert_msg(!strncmp(err, want, strlen(want)),
+			      "cut at %zu: \"%s\"", n, err);
+	}
+	free(s.buf);
+}
+END_TEST
+
+START_TEST(every_damaged_byte_is_caught_or_harmless)
+{
+	struct sample s;
+	char *copy, err[256];
+	size_t n;
+	int ret, got, i, before;
+
+	make_sample(&s);
+	copy = malloc(s.len);
+	for (n = 0; n < s.len; n++) {
+		memcpy(copy, s.buf, s.len);
+		copy[n] ^= 0x5a;
+		got = read_all(&s, copy, s.len, &ret, err, sizeof(err));
+		for (before = 0, i = 0; i < NCHUNKS; i++)
+			before += s.chunk_end[i] <= (long)n;
+		if (!ret) {
+			/* Only padding is not checksummed; it changes nothing. */
+			ck_assert_int_eq(got, NCHUNKS);
+			continue;
+		}
+		ck_assert_int_eq(ret, -EBADMSG);
+		ck_assert_msg(got == before, "damage at %zu: %d chunks, want %d",
+			      n, got, before);
+		ck_assert_msg(strstr(err, "corrupt") || strstr(err, "not a kpmod") ||
+			      strstr(err, "version"), "damage at %zu: \"%s\"", n, err);
+		if (before < NCHUNKS && n >= (size_t)s.chunk_off[before] + 24) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "record.kpm: corrupt chunk at byte %ld",
+				 s.chunk_off[before]);
+			ck_assert_msg(!strncmp(err, want, strlen(want)),
+				      "damage at %zu: \"%s\"", n, err);
+		}
+	}
+	free(copy);
+	free(s.buf);
+}
+END_TEST
+
+START_TEST(bad_records_inside_a_good_checksum)
+{
+	uint64_t w[16];
+	struct kp_recinfo info = { .arch = "x86_64" };
+	struct kp_recfile r;
+	struct kp_chunk c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	FILE *in;
+
+	add_rec(w, 0, 1, 1, 0);
+	((struct kpmod_record *)w)->len = 12;	/* the writer wrote garbage */
+	kp_recfile_write_header(f, &info, NULL, 0, NULL, 0);
+	kp_recfile_write_chunk(f, 0, 0, 0, 0, w, 64);
+	kp_recfile_write_end(f, 1);
+	fclose(f);
+	in = open_bytes(buf, len);
+	ck_assert_int_eq(kp_recfile_open(&r, in, "x.kpm"), -EBADMSG);
+	ck_assert_msg(strstr(r.err, "x.kpm: corrupt chunk at byte 88: record at byte 144: bad record length 12"),
+		      "%s", r.err);
+	kp_recfile_close(&r);
+	fclose(in);
+	(void)c;
+	in = open_bytes("KPMODREX", 8);
+	ck_assert_int_eq(kp_recfile_open(&r, in, "x.kpm"), -EBADMSG);
+	ck_assert_str_eq(r.err, "x.kpm: truncated at byte 8 (in the file header at byte 0)");
+	fclose(in);
+	free(buf);
+	ck_assert_uint_eq(kp_crc32(0, "123456789", 9), 0xcbf43926);
+}
+END_TEST
+
+KP_SUITE(recfile_suite)
+static Suite *recfile_suite(void)
+{
+	Suite *s = suite_create("recfile");
+	TCase *tc = tcase_create("recfile");
+
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, every_truncation_reports_and_keeps_the_prefix);
+	tcase_add_test(tc, every_damaged_byte_is_caught_or_harmless);
+	tcase_add_test(tc, bad_records_inside_a_good_checksum);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,97 @@
+# Events arrive with the right values, in ftrace's format, from every CPU:
+# kpmod trace (text, JSON), record + report; a second reader gets EBUSY; a
+# non-root reader is refused; a SIGKILLed reader is replaced.
+. "$KPMOD_LIB"
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+load_kpmod
+# getpgid(pid) calls find_task_by_vpid(pid): the value is ours to choose.
+expect_rc 0 kpmod add --enable 'p:kpm/pg find_task_by_vpid nr=$arg1:s32' 'r:kpm/pgret find_task_by_vpid ret=$retval:x64'
+
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+sleep 1
+# The same number of calls from every CPU, pinned, values per CPU.
+cpu=0
+while [ $cpu -lt "$ncpu" ]; do
+	taskset -c $cpu kpmod-work getpgid 200 $((7000000 + cpu * 1000))
+	cpu=$((cpu + 1))
+done
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+cat /tmp/t.err
+grep -q "^kpmod: trace: [0-9]* events, lost 0 " /tmp/t.err || fail "trace lost events"
+grep ' kpmod-work-' /tmp/t.txt | grep ' pg: ' >/tmp/pg.txt
+n=$(wc -l </tmp/pg.txt)
+[ "$n" -eq $((200 * ncpu)) ] || fail "expected $((200 * ncpu)) pg events, got $n"
+head -n 3 /tmp/pg.txt
+# ftrace's format, exactly: TASK-PID [CPU] FLAGS TS: EVENT: (SYM+OFF/SIZE) ARGS
+bad=$(grep -cvE '^ +kpmod-work-[0-9]+ +\[[0-9]{3}\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: pg: \(find_task_by_vpid\+0x0/0x[0-9a-f]+\) nr=70[0-9]{5}$' /tmp/pg.txt)
+[ "$bad" -eq 0 ] || fail "$bad lines not in ftrace's format"
+grep ' pgret: ' /tmp/t.txt | head -n 1 | grep -qE ': pgret: \([a-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- find_task_by_vpid\) ret=0x0$' ||
+	fail "return probe line not in ftrace's format"
+cpu=0
+while [ $cpu -lt "$ncpu" ]; do
+	# This CPU's values, in order, and all from this CPU.
+	base=$((7000000 + cpu * 1000))
+	grep " nr=$((base / 1000))[0-9][0-9][0-9]\$" /tmp/pg.txt >/tmp/c.txt
+	[ "$(wc -l </tmp/c.txt)" -eq 200 ] || fail "cpu $cpu: wrong count"
+	grep -vq "\[$(printf %03d $cpu)\]" /tmp/c.txt && fail "cpu $cpu: events on another CPU"
+	sed 's/.* nr=//' /tmp/c.txt >/tmp/v.txt
+	seq $base $((base + 199)) | diff - /tmp/v.txt >/dev/null || fail "cpu $cpu: values out of order or wrong"
+	cpu=$((cpu + 1))
+done
+# Timestamps merged in order across CPUs.
+sed 's/.* \([0-9]*\.[0-9]*\): .*/\1/' /tmp/t.txt | sort -c -n 2>/dev/null || fail "not in timestamp order"
+note "$n events from $ncpu CPUs, values and order right"
+
+# A second reader of the same rings: EBUSY, a clear message.
+kpmod trace >/dev/null 2>&1 &
+tpid=$!
+sleep 1
+expect_rc 5 kpmod trace --duration 1
+expect_grep "already being read by another reader"
+# SIGKILL the first: its rings are released for the next reader.
+kill -9 $tpid
+wait $tpid 2>/dev/null
+kpmod trace --count 10 >/tmp/k.txt 2>/dev/null &
+tpid=$!
+sleep 1
+kpmod-work getpgid 20
+wait $tpid || fail "reader after SIGKILL failed"
+[ "$(wc -l </tmp/k.txt)" -eq 10 ] || fail "reader after SIGKILL got $(wc -l </tmp/k.txt) lines"
+
+# A non-root reader is refused.
+expect_rc 4 as_user "kpmod trace --duration 1"
+
+# record, then report: the same lines as trace.
+kpmod record -o /tmp/r.kpm >/dev/null 2>/tmp/r.err &
+rpid=$!
+sleep 1
+taskset -c 0 kpmod-work getpgid 300 7100000
+sleep 1
+kill -INT $rpid
+wait $rpid || fail "record exited $?"
+cat /tmp/r.err
+expect_rc 0 kpmod report /tmp/r.kpm
+grep ' kpmod-work-' /tmp/.out | grep ' pg: ' | sed 's/.* nr=//' >/tmp/v.txt
+seq 7100000 7100299 | diff - /tmp/v.txt >/dev/null || fail "report: wrong values"
+expect_rc 0 kpmod report --json /tmp/r.kpm
+grep -q '"event":"pg".*"nr":7100000' /tmp/.out || fail "report --json lacks nr 7100000"
+# A cut file: everything before the damage, then a clear error.
+size=$(wc -c </tmp/r.kpm)
+head -c $((size - 100)) /tmp/r.kpm >/tmp/cut.kpm
+kpmod report /tmp/cut.kpm >/tmp/cut.txt 2>/tmp/cut.err && fail "truncated file accepted"
+cat /tmp/cut.err
+grep -q "truncated" /tmp/cut.err || fail "no 'truncated' in the error"
+
+# JSON live.
+kpmod trace --json --count 5 >/tmp/j.txt 2>/dev/null &
+tpid=$!
+sleep 1
+kpmod-work getpgid 50 7200000
+wait $tpid
+grep -q '"nr":72000' /tmp/j.txt || fail "trace --json lacks the values"
+expect_rc 0 kpmod disable all
+expect_rc 0 kpmod clear
+unload_kpmod

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod report [--json] FILE: prints a record file, on any machine, merged
+ * in timestamp order.  Damage stops the reading with a clear error after
+ * everything valid before it has been printed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "emit.h"
+#include "exitcode.h"
+#include "merge.h"
+#include "recfile.h"
+
+/* Every chunk of one CPU, in file order, as a merge source. */
+struct kp_cpu_chunks {
+	struct kp_chunk *chunks;
+	size_t n, cur;
+	size_t pos;		/* in chunks[cur] */
+	uint64_t lost_prev;	/* the lost counter of the previous chunk */
+	uint64_t lost_pending;	/* lost before the next record */
+	unsigned int cpu;
+};
+
+static int kp_cc_peek(void *ctx, const struct kpmod_record **rec)
+{
+	struct kp_cpu_chunks *c = ctx;
+
+	while (c->cur < c->n) {
+		size_t pos = c->pos;
+
+		if (kp_chunk_record(&c->chunks[c->cur], &pos, rec) > 0)
+			return 1;
+		c->cur++;
+		c->pos = 0;
+		if (c->cur < c->n) {
+			c->lost_pending += c->chunks[c->cur].lost - c->lost_prev;
+			c->lost_prev = c->chunks[c->cur].lost;
+		}
+	}
+	return 0;
+}
+
+static void kp_cc_next(void *ctx)
+{
+	struct kp_cpu_chunks *c = ctx;
+	const struct kpmod_record *rec;
+
+	if (c->cur < c->n)
+		kp_chunk_record(&c->chunks[c->cur], &c->pos, &rec);
+	c->lost_pending = 0;
+}
+
+int kp_cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kp_cpu_chunks *cpus = NULL;
+	struct kp_merge_src *src = NULL;
+	struct kp_recfile rf;
+	struct kp_ksyms ks = { 0 };
+	struct kp_emit em = { stdout, false, NULL, 0, NULL, 0, 0 };
+	const struct kpmod_record *rec;
+	struct kp_chunk ch;
+	struct kp_merge m;
+	size_t ncpu = 0, i, s;
+	int c, ret = 0, rd;
+	FILE *f;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (c != 'j')
+			return KP_EXIT_USAGE;
+		em.json = true;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "kpmod: report: name one record file\n");
+		return KP_EXIT_USAGE;
+	}
+	f = fopen(argv[optind], "rb");
+	if (!f) {
+		fprintf(stderr, "kpmod: report: %s: %s\n", argv[optind], strerror(errno));
+		return KP_EXIT_ERROR;
+	}
+	if (kp_recfile_open(&rf, f, argv[optind])) {
+		fprintf(stderr, "kpmod: report: %s\n", rf.err);
+		fclose(f);
+		return KP_EXIT_ERROR;
+	}
+	if (rf.ksyms && !kp_ksyms_load_buf(&ks, rf.ksyms, rf.ksyms_len))
+		em.ks = &ks;
+	em.probes = rf.probes;
+	em.nprobes = rf.nprobes;
+
+	/* Group the chunks by CPU, then merge the CPUs by timestamp. */
+	while ((rd = kp_recfile_next(&rf, &ch)) > 0) {
+		struct kp_cpu_chunks *cc = NULL;
+
+		for (i = 0; i < ncpu; i++)
+			if (cpus[i].cpu == ch.cpu)
+				cc = &cpus[i];
+		if (!cc) {
+			struct kp_cpu_chunks *g = realloc(cpus, (ncpu + 1) * sizeof(*cpus));
+
+			if (!g)
+				break;
+			cpus = g;
+			cc = &cpus[ncpu++];
+			memset(cc, 0, sizeof(*cc));
+			cc->cpu = ch.cpu;
+		}
+		{
+			struct kp_chunk *g = realloc(cc->chunks, (cc->n + 1) * sizeof(*g));
+
+			if (!g)
+				break;
+			cc->chunks = g;
+			cc->chunks[cc->n++] = ch;
+		}
+	}
+	src = calloc(ncpu ? ncpu : 1, sizeof(*src));
+	for (i = 0; i < ncpu && src; i++) {
+		/* The first chunk's lost count is what was lost before it. */
+		cpus[i].lost_prev = cpus[i].n ? cpus[i].chunks[0].lost : 0;
+		cpus[i].lost_pending = cpus[i].lost_prev;
+		src[i] = (struct kp_merge_src){ kp_cc_peek, kp_cc_next, &cpus[i], cpus[i].cpu };
+	}
+	if (src && !kp_merge_init(&m, src, ncpu)) {
+		while (kp_merge_peek(&m, &rec, &s) > 0) {
+			kp_emit_record(&em, rec, cpus[s].cpu, cpus[s].lost_pending);
+			kp_merge_next(&m);
+		}
+		kp_merge_free(&m);
+	}
+	fflush(stdout);
+	if (rd < 0) {
+		fprintf(stderr, "kpmod: report: %s\n", rf.err);
+		ret = KP_EXIT_ERROR;
+	}
+	if (em.bad) {
+		fprintf(stderr, "kpmod: report: %llu records did not match their probe's layout\n",
+			(unsigned long long)em.bad);
+		ret = KP_EXIT_ERROR;
+	}
+	for (i = 0; i < ncpu; i++) {
+		for (s = 0; s < cpus[i].n; s++)
+			kp_chunk_free(&cpus[i].chunks[s]);
+		free(cpus[i].chunks);
+	}
+	free(cpus);
+	free(src);
+	kp_ksyms_free(&ks);
+	kp_recfile_close(&rf);
+	fclose(f);
+	return ret;
+}

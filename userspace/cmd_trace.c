@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod trace | record | snapshot: the live readers.
+ *
+ * trace copies records out of every CPU's ring and prints them merged in
+ * timestamp order.  A record younger than KP_SETTLE_NS is held back one
+ * round: another CPU may still be publishing an older one.  record writes
+ * each CPU's records as they come, unmerged (report merges them).
+ * snapshot reads overwrite-mode rings once, after the fact.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "emit.h"
+#include "live.h"
+#include "merge.h"
+
+#define KP_SETTLE_NS	50000000ULL	/* 50 ms */
+#define KP_POLL_MS	100
+
+struct kp_opts {
+	const char *out;
+	bool json;
+	double duration;	/* seconds, 0: none */
+	uint64_t count;		/* events, 0: no limit */
+};
+
+static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts *o,
+			 bool need_out, bool live)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jo:d:c:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (!live || *end || o->duration <= 0) {
+				fprintf(stderr, "kpmod: %s: bad --duration '%s'\n", cmd, optarg);
+				return KP_EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			o->count = strtoull(optarg, &end, 10);
+			if (!live || *end || !o->count) {
+				fprintf(stderr, "kpmod: %s: bad --count '%s'\n", cmd, optarg);
+				return KP_EXIT_USAGE;
+			}
+			break;
+		default:
+			return KP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "kpmod: %s: unexpected argument '%s'\n", cmd, argv[optind]);
+		return KP_EXIT_USAGE;
+	}
+	if (need_out && !o->out) {
+		fprintf(stderr, "kpmod: %s: -o FILE is required\n", cmd);
+		return KP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static FILE *kp_open_out(const char *cmd, const char *path, const char *mode)
+{
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, mode);
+	if (!f)
+		fprintf(stderr, "kpmod: %s: %s: %s\n", cmd, path, strerror(errno));
+	return f;
+}
+
+static void kp_wait(struct kp_live *lv)
+{
+	struct pollfd pfd[lv->nrings ? lv->nrings : 1];
+	unsigned int i;
+
+	for (i = 0; i < lv->nrings; i++) {
+		pfd[i].fd = lv->rings[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	poll(pfd, lv->nrings, KP_POLL_MS);
+}
+
+/* Copies every available record of ring @i into @q; 0 or an exit code. */
+static int kp_drain_to_queue(struct kp_live *lv, unsigned int i, struct kp_recq *q)
+{
+	struct kp_ring *r = &lv->rings[i];
+	const struct kpmod_record *rec;
+	int ret;
+
+	while ((ret = kp_ring_peek(r, &rec)) != 0) {
+		uint64_t lost = kp_ring_lost(r), delta = lost - lv->lost_seen[i];
+		struct kpmod_record *copy;
+
+		if (ret < 0) {
+			fprintf(stderr, "kpmod: %s: cpu%u: %s\n", lv->cmd, r->cpu, r->err);
+			continue;
+		}
+		copy = malloc(rec->len);
+		if (!copy || kp_recq_push(q, memcpy(copy, rec, rec->len), delta)) {
+			free(copy);
+			fprintf(stderr, "kpmod: %s: out of memory\n", lv->cmd);
+			return KP_EXIT_ERROR;
+		}
+		lv->lost_seen[i] = lost;
+		kp_ring_next(r);
+	}
+	return 0;
+}
+
+/* Prints merged records up to @cut; returns true when --count is reached. */
+static bool kp_flush(struct kp_merge *m, struct kp_recq *q, struct kp_live *lv,
+		     struct kp_emit *em, uint64_t cut, uint64_t limit)
+{
+	const struct kpmod_record *rec;
+	size_t src;
+	unsigned int i;
+
+	while (kp_merge_peek(m, &rec, &src) > 0 && rec->ts_ns <= cut) {
+		if (limit && em->events >= limit)
+			return true;
+		kp_emit_record(em, rec, lv->rings[src].cpu, kp_recq_lost_before(&q[src]));
+		kp_merge_next(m);
+		free((void *)rec);
+	}
+	for (i = 0; i < lv->nrings; i++)
+		kp_recq_compact(&q[i]);
+	return limit && em->events >= limit;
+}
+
+static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
+{
+	struct kp_recq *q = calloc(lv->nrings ? lv->nrings : 1, sizeof(*q));
+	struct kp_merge_src *src = calloc(lv->nrings ? lv->nrings : 1, sizeof(*src));
+	struct kp_emit em = { out, o->json, lv->probes, lv->nprobes,
+			      lv->ks.nsyms ? &lv->ks : NULL, 0, 0 };
+	uint64_t deadline = o->duration ? kp_now_ns() + o->duration * 1e9 : 0;
+	const struct kpmod_record *rec;
+	struct kp_merge m;
+	unsigned int i;
+	size_t s;
+	int ret = 0;
+	bool done = false;
+
+	if (!q || !src) {
+		fprintf(stderr, "kpmod: %s: out of memory\n", lv->cmd);
+		return KP_EXIT_ERROR;
+	}
+	for (i = 0; i < lv->nrings; i++)
+		src[i] = (struct kp_merge_src){ kp_recq_peek, kp_recq_next, &q[i], lv->rings[i].cpu };
+	kp_merge_init(&m, src, lv->nrings);
+	while (!done && !ret) {
+		bool last = kp_stop || (deadline && kp_now_ns() >= deadline);
+
+		for (i = 0; i < lv->nrings && !ret; i++)
+			ret = kp_drain_to_queue(lv, i, &q[i]);
+		done = kp_flush(&m, q, lv, &em, last ? UINT64_MAX : kp_now_ns() - KP_SETTLE_NS,
+				o->count);
+		if (fflush(out) || ferror(out)) {
+			/* A closed pipe or a full disk: stop, as ftrace readers do. */
+			break;
+		}
+		if (last)
+			break;
+		if (!done)
+			kp_wait(lv);
+	}
+	/* Free what was read but not printed (--count reached). */
+	while (kp_merge_peek(&m, &rec, &s) > 0) {
+		kp_merge_next(&m);
+		free((void *)rec);
+	}
+	kp_merge_free(&m);
+	for (i = 0; i < lv->nrings; i++)
+		kp_recq_free(&q[i]);
+	free(q);
+	free(src);
+	kp_live_summary(lv, em.events);
+	return ret;
+}
+
+int kp_cmd_trace(int argc, char **argv)
+{
+	struct kp_live lv;
+	struct kp_opts o;
+	FILE *out;
+	int ret;
+
+	ret = kp_parse_opts("trace", argc, argv, &o, false, true);
+	if (ret)
+		return ret;
+	ret = kp_live_open(&lv, "trace");
+	if (ret)
+		return ret;
+	out = kp_open_out("trace", o.out, "w");
+	if (!out) {
+		kp_live_close(&lv);
+		return KP_EXIT_ERROR;
+	}
+	kp_catch_signals();
+	ret = kp_trace_loop(&lv, &o, out);
+	if (out != stdout)
+		fclose(out);
+	kp_live_close(&lv);
+	return ret;
+}
+
+struct kp_rec_state {
+	uint8_t *buf;
+	size_t cap;
+	uint64_t events, bytes, chunks;
+};
+
+/* Writes ring @i's available records as one chunk. */
+static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
+			  struct kp_rec_state *st, uint64_t limit)
+{
+	struct kp_ring *r = &lv->rings[i];
+	const struct kpmod_record *rec;
+	size_t len = 0;
+	int ret;
+
+	while ((!limit || st->events < limit) && (ret = kp_ring_peek(r, &rec)) != 0) {
+		if (ret < 0) {
+			fprintf(stderr, "kpmod: record: cpu%u: %s\n", r->cpu, r->err);
+			continue;
+		}
+		if (len + rec->len > st->cap) {
+			size_t cap = st->cap ? st->cap * 2 : 1 << 20;
+			uint8_t *b = realloc(st->buf, cap);
+
+			if (!b)
+				return -ENOMEM;
+			st->buf = b;
+			st->cap = cap;
+			continue;
+		}
+		memcpy(st->buf + len, rec, rec->len);
+		len += rec->len;
+		st->events++;
+		kp_ring_next(r);
+		/* Bound a chunk so a busy CPU cannot starve the others. */
+		if (len >= (4 << 20))
+			break;
+	}
+	if (!len)
+		return 0;
+	st->chunks++;
+	st->bytes += len;
+	return kp_recfile_write_chunk(f, r->cpu, kp_ring_lost(r), kp_ring_overwritten(r),
+				      kp_ring_nested(r), st->buf, len);
+}
+
+int kp_cmd_record(int argc, char **argv)
+{
+	struct kp_rec_state st = { 0 };
+	struct kp_recinfo info;
+	uint64_t deadline, last_progress = 0;
+	struct kp_live lv;
+	struct kp_opts o;
+	bool tty = isatty(2);
+	unsigned int i;
+	FILE *f;
+	int ret;
+
+	ret = kp_parse_opts("record", argc, argv, &o, true, true);
+	if (ret)
+		return ret;
+	if (o.json) {
+		fprintf(stderr, "kpmod: record: writes binary records; use kpmod report --json\n");
+		return KP_EXIT_USAGE;
+	}
+	ret = kp_live_open(&lv, "record");
+	if (ret)
+		return ret;
+	f = kp_open_out("record", o.out, "wb");
+	if (!f) {
+		kp_live_close(&lv);
+		return KP_EXIT_ERROR;
+	}
+	kp_live_info(&lv, &info);
+	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, lv.ks.text,
+				    lv.ks.nsyms ? lv.ks.text_len : 0)) {
+		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
+		ret = KP_EXIT_ERROR;
+		goto out;
+	}
+	kp_catch_signals();
+	deadline = o.duration ? kp_now_ns() + o.duration * 1e9 : 0;
+	for (;;) {
+		bool last = kp_stop || (deadline && kp_now_ns() >= deadline);
+
+		for (i = 0; i < lv.nrings && !ret; i++)
+			if (kp_record_ring(&lv, i, f, &st, o.count))
+				ret = KP_EXIT_ERROR;
+		if (ret) {
+			fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
+			break;
+		}
+		if (tty && kp_now_ns() - last_progress > 500000000ULL) {
+			uint64_t lost = 0;
+
+			for (i = 0; i < lv.nrings; i++)
+				lost += kp_ring_lost(&lv.rings[i]) - lv.lost0[i];
+			fprintf(stderr, "\rrecording: %llu events, %llu bytes, %llu lost ",
+				(unsigned long long)st.events, (unsigned long long)st.bytes,
+				(unsigned long long)lost);
+			last_progress = kp_now_ns();
+		}
+		if (last || (o.count && st.events >= o.count))
+			break;
+		kp_wait(&lv);
+	}
+	if (tty)
+		fputc('\n', stderr);
+	if (kp_recfile_write_end(f, st.chunks) || fflush(f)) {
+		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
+		ret = KP_EXIT_ERROR;
+	}
+	kp_live_summary(&lv, st.events);
+out:
+	free(st.buf);
+	fclose(f);
+	kp_live_close(&lv);
+	return ret;
+}
+
+int kp_cmd_snapshot(int argc, char **argv)
+{
+	struct kp_live lv;
+	struct kp_opts o;
+	FILE *out;
+	int ret;
+
+	ret = kp_parse_opts("snapshot", argc, argv, &o, false, false);
+	if (ret)
+		return ret;
+	ret = kp_live_open(&lv, "snapshot");
+	if (ret)
+		return ret;
+	if (lv.st.buf_mode != KPMOD_BUF_OVERWRITE)
+		fprintf(stderr, "kpmod: snapshot: the buffer is in discard mode: this reads and consumes what is there\n");
+	out = kp_open_out("snapshot", o.out, "w");
+	if (!out) {
+		kp_live_close(&lv);
+		return KP_EXIT_ERROR;
+	}
+	/* One round: everything there now, merged. */
+	kp_stop = 1;
+	ret = kp_trace_loop(&lv, &o, out);
+	if (out != stdout)
+		fclose(out);
+	kp_live_close(&lv);
+	return ret;
+}

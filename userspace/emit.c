@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "emit.h"
+
+void kp_emit_record(struct kp_emit *em, const struct kpmod_record *rec,
+		    unsigned int cpu, uint64_t lost)
+{
+	const struct kp_probe_desc *p;
+	int ret;
+
+	if (lost) {
+		if (em->json)
+			kp_format_lost_json(em->out, cpu, lost);
+		else
+			kp_format_lost(em->out, cpu, lost);
+	}
+	p = kp_probe_find(em->probes, em->nprobes, rec->probe_id);
+	ret = em->json ? kp_format_json(em->out, rec, p, em->ks) :
+			 kp_format_text(em->out, rec, p, em->ks);
+	if (ret)
+		em->bad++;
+	else
+		em->events++;
+}

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Records to text (ftrace's trace format) and to JSON lines. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+/* A line being built: printed whole, or not at all. */
+struct sb {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+	char local[1024];
+};
+
+static void sb_init(struct sb *b)
+{
+	b->buf = b->local;
+	b->len = 0;
+	b->cap = sizeof(b->local);
+	b->oom = false;
+}
+
+static void sb_free(struct sb *b)
+{
+	if (b->buf != b->local)
+		free(b->buf);
+}
+
+static bool sb_room(struct sb *b, size_t n)
+{
+	char *m;
+	size_t cap = b->cap;
+
+	if (b->len + n < b->cap)
+		return true;
+	while (cap <= b->len + n)
+		cap *= 2;
+	m = b->buf == b->local ? malloc(cap) : realloc(b->buf, cap);
+	if (!m) {
+		b->oom = true;
+		return false;
+	}
+	if (b->buf == b->local)
+		memcpy(m, b->local, b->len);
+	b->buf = m;
+	b->cap = cap;
+	return true;
+}
+
+static void sb_put(struct sb *b, const char *s, size_t n)
+{
+	if (!sb_room(b, n))
+		return;
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+}
+
+static void sb_putc(struct sb *b, char c)
+{
+	sb_put(b, &c, 1);
+}
+
+static void sb_printf(struct sb *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		if (!sb_room(b, n + 1))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += n;
+}
+
+static int sb_flush(struct sb *b, FILE *out, int ret)
+{
+	if (!ret && b->oom)
+		ret = -ENOMEM;
+	if (!ret)
+		fwrite(b->buf, 1, b->len, out);
+	sb_free(b);
+	return ret;
+}
+
+/* ---- types ---- */
+
+static const struct {
+	const char *name;
+	uint32_t size;
+} kp_types[__KPMOD_T_MAX] = {
+	[KPMOD_T_U8] = { "u8", 1 },	[KPMOD_T_U16] = { "u16", 2 },
+	[KPMOD_T_U32] = { "u32", 4 },	[KPMOD_T_U64] = { "u64", 8 },
+	[KPMOD_T_S8] = { "s8", 1 },	[KPMOD_T_S16] = { "s16", 2 },
+	[KPMOD_T_S32] = { "s32", 4 },	[KPMOD_T_S64] = { "s64", 8 },
+	[KPMOD_T_X8] = { "x8", 1 },	[KPMOD_T_X16] = { "x16", 2 },
+	[KPMOD_T_X32] = { "x32", 4 },	[KPMOD_T_X64] = { "x64", 8 },
+	[KPMOD_T_CHAR] = { "char", 1 },
+	[KPMOD_T_STRING] = { "string", 4 },
+	[KPMOD_T_USTRING] = { "ustring", 4 },
+	[KPMOD_T_SYMBOL] = { "symbol", 8 },
+	[KPMOD_T_SYMSTR] = { "symstr", 4 },
+	[KPMOD_T_BITFIELD] = { "bitfield", 0 },
+};
+
+uint32_t kp_format_type_size(uint32_t type)
+{
+	return type && type < __KPMOD_T_MAX ? kp_types[type].size : 0;
+}
+
+/* Element size of @a, from its type or (bitfields) its slot. */
+static uint32_t kp_elem_size(const struct kp_arg_desc *a)
+{
+	uint32_t n = a->count ? a->count : 1;
+
+	if (a->type == KPMOD_T_BITFIELD)
+		return a->size % n ? 0 : a->size / n;
+	return kp_format_type_size(a->type);
+}
+
+int kp_probe_desc_check(const struct kp_probe_desc *p, char *err, size_t len)
+{
+	uint32_t i;
+
+	if (p->kind != KPMOD_PROBE_ENTRY && p->kind != KPMOD_PROBE_RETURN) {
+		snprintf(err, len, "probe %u: unknown kind %u", p->id, p->kind);
+		return -EINVAL;
+	}
+	if (p->nargs > KPMOD_MAX_ARGS || p->args_size > KPMOD_MAX_FIXED_ARGS) {
+		snprintf(err, len, "probe %u: %u arguments in %u bytes", p->id,
+			 p->nargs, p->args_size);
+		return -EINVAL;
+	}
+	for (i = 0; i < p->nargs; i++) {
+		const struct kp_arg_desc *a = &p->args[i];
+		uint32_t es = kp_elem_size(a), n = a->count ? a->count : 1;
+
+		if (!a->type || a->type >= __KPMOD_T_MAX) {
+			snprintf(err, len, "probe %u argument %u: unknown type %u",
+				 p->id, i, a->type);
+			return -EINVAL;
+		}
+		if (a->count > KPMOD_MAX_ARRAY_LEN || !es ||
+		    (es != 1 && es != 2 && es != 4 && es != 8) ||
+		    a->size != es * n || a->offset % es ||
+		    a->offset > p->args_size || a->size > p->args_size - a->offset) {
+			snprintf(err, len,
+				 "probe %u argument %u: bad slot (%s, count %u, offset %u, size %u, area %u)",
+				 p->id, i, kp_types[a->type].name, a->count,
+				 a->offset, a->size, p->args_size);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+const struct kp_probe_desc *kp_probe_find(const struct kp_probe_desc *probes,
+					  size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (probes[i].id == id)
+			return &probes[i];
+	return NULL;
+}
+
+/* ---- reading a record ---- */
+
+struct kp_view {
+	const struct kpmod_record *rec;
+	const uint8_t *faults;	/* fault bitmap */
+	const uint8_t *slots;	/* argument area */
+};
+
+static uint32_t bitmap_bytes(uint32_t nargs)
+{
+	return ((nargs + 7) / 8 + 7) & ~7u;
+}
+
+/* Checks the record is long enough for @p's fixed layout. */
+static int kp_view_init(struct kp_view *v, const struct kpmod_record *rec,
+			const struct kp_probe_desc *p)
+{
+	uint64_t need = sizeof(*rec);
+
+	v->rec = rec;
+	v->faults = (const uint8_t *)(rec + 1);
+	if (p) {
+		need += bitmap_bytes(p->nargs) + ((p->args_size + 7) & ~7u);
+		v->slots = v->faults + bitmap_bytes(p->nargs);
+	}
+	return rec->len < need ? -EBADMSG : 0;
+}
+
+static uint64_t get_uint(const uint8_t *p, uint32_t size)
+{
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1: memcpy(&v8, p, 1); return v8;
+	case 2: memcpy(&v16, p, 2); return v16;
+	case 4: memcpy(&v32, p, 4); return v32;
+	default: memcpy(&v64, p, 8); return v64;
+	}
+}
+
+static int64_t get_int(const uint8_t *p, uint32_t size)
+{
+	uint64_t v = get_uint(p, size);
+	unsigned int shift = 64 - size * 8;
+
+	return (int64_t)(v << shift) >> shift;
+}
+
+/* A string's bytes from its data location; 0 with *len 0 for a fault. */
+static int get_string(const struct kp_view *v, const uint8_t *slot,
+		      const char **s, size_t *len)
+{
+	uint32_t loc = (uint32_t)get_uint(slot, 4);
+	uint32_t n = loc >> 16, off = loc & 0xffff;
+	const char *nul;
+
+	*len = 0;
+	*s = NULL;
+	if (!n)
+		return 0;
+	if (off < sizeof(*v->rec) || off > v->rec->len || n > v->rec->len - off)
+		return -EBADMSG;
+	*s = (const char *)v->rec + off;
+	/* Printed as %s: up to the NUL. */
+	nul = memchr(*s, '\0', n);
+	*len = nul ? (size_t)(nul - *s) : n;
+	return 0;
+}
+
+static bool arg_faulted(const struct kp_view *v, uint32_t i)
+{
+	return v->faults[i / 8] & (1u << (i % 8));
+}
+
+/* ---- text ---- */
+
+static int text_value(struct sb *b, const struct kp_view *v,
+		      const struct kp_arg_desc *a, const uint8_t *p,
+		      const struct kp_ksyms *ks)
+{
+	uint32_t es = kp_elem_size(a);
+	const char *s;
+	size_t n;
+	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+
+	switch (a->type) {
+	case KPMOD_T_U8: case KPMOD_T_U16: case KPMOD_T_U32: case KPMOD_T_U64:
+	case KPMOD_T_BITFIELD:
+		sb_printf(b, "%llu", (unsigned long long)get_uint(p, es));
+		return 0;
+	case KPMOD_T_S8: case KPMOD_T_S16: case KPMOD_T_S32: case KPMOD_T_S64:
+		sb_printf(b, "%lld", (long long)get_int(p, es));
+		return 0;
+	case KPMOD_T_X8: case KPMOD_T_X16: case KPMOD_T_X32: case KPMOD_T_X64:
+		sb_printf(b, "0x%llx", (unsigned long long)get_uint(p, es));
+		return 0;
+	case KPMOD_T_CHAR:
+		sb_printf(b, "'%c'", (char)*p);
+		return 0;
+	case KPMOD_T_SYMBOL:
+		kp_ksyms_snprint(ks, get_uint(p, 8), true, sym, sizeof(sym));
+		sb_printf(b, "%s", sym);
+		return 0;
+	default:	/* strings */
+		if (get_string(v, p, &s, &n))
+			return -EBADMSG;
+		if (!s) {
+			sb_printf(b, "(fault)");
+			return 0;
+		}
+		/* ftrace prints the bytes as they are, no escaping. */
+		sb_putc(b, '"');
+		sb_put(b, s, n);
+		sb_putc(b, '"');
+		return 0;
+	}
+}
+
+static int text_args(struct sb *b, const struct kp_view *v,
+		     const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < p->nargs; i++) {
+		const struct kp_arg_desc *a = &p->args[i];
+		const uint8_t *slot = v->slots + a->offset;
+		uint32_t es = kp_elem_size(a);
+
+		sb_printf(b, " %s=", a->name);
+		if (arg_faulted(v, i)) {
+			sb_printf(b, "(fault)");
+			continue;
+		}
+		if (!a->count) {
+			if (text_value(b, v, a, slot, ks))
+				return -EBADMSG;
+			continue;
+		}
+		sb_putc(b, '{');
+		for (j = 0; j < a->count; j++) {
+			if (text_value(b, v, a, slot + j * es, ks))
+				return -EBADMSG;
+			sb_putc(b, j == a->count - 1 ? '}' : ',');
+		}
+	}
+	return 0;
+}
+
+/* seq_print_ip_sym(): "0" for a zero address. */
+static void text_ip(struct sb *b, const struct kp_ksyms *ks, uint64_t ip,
+		    bool with_offset)
+{
+	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+
+	if (!ip) {
+		sb_putc(b, '0');
+		return;
+	}
+	kp_ksyms_snprint(ks, ip, with_offset, sym, sizeof(sym));
+	sb_printf(b, "%s", sym);
+}
+
+static void rec_comm(const struct kpmod_record *rec, char comm[17])
+{
+	if (!rec->pid) {
+		strcpy(comm, "<idle>");	/* as trace_find_cmdline() */
+		return;
+	}
+	memcpy(comm, rec->comm, 16);
+	comm[16] = '\0';
+}
+
+static bool rec_is_return(const struct kpmod_record *rec,
+			  const struct kp_probe_desc *p)
+{
+	return p ? p->kind == KPMOD_PROBE_RETURN : rec->flags & KPMOD_RECF_RETURN;
+}
+
+int kp_format_text(FILE *out, const struct kpmod_record *rec,
+		   const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	/* ftrace rounds to microseconds: ns2usecs() adds 500 first. */
+	unsigned long long us = (rec->ts_ns + 500) / 1000;
+	struct kp_view v;
+	struct sb b;
+	char comm[17];
+	int ret;
+
+	if (kp_view_init(&v, rec, p))
+		return -EBADMSG;
+	sb_init(&b);
+	rec_comm(rec, comm);
+	sb_printf(&b, "%16s-%-7u [%03u] ..... %5llu.%06llu: ", comm, rec->pid,
+		  rec->cpu, us / 1000000, us % 1000000);
+	if (p)
+		sb_printf(&b, "%s: (", p->event);
+	else
+		sb_printf(&b, "probe_%u: (", rec->probe_id);
+	if (rec_is_return(rec, p)) {
+		text_ip(&b, ks, rec->ret_ip, true);
+		sb_printf(&b, " <- ");
+		text_ip(&b, ks, rec->ip, false);
+	} else {
+		text_ip(&b, ks, rec->ip, true);
+	}
+	sb_putc(&b, ')');
+	ret = p ? text_args(&b, &v, p, ks) : 0;
+	sb_putc(&b, '\n');
+	return sb_flush(&b, out, ret);
+}
+
+void kp_format_lost(FILE *out, unsigned int cpu, uint64_t lost)
+{
+	fprintf(out, "CPU:%u [LOST %llu EVENTS]\n", cpu, (unsigned long long)lost);
+}
+
+void kp_format_lost_json(FILE *out, unsigned int cpu, uint64_t lost)
+{
+	fprintf(out, "{\"cpu\":%u,\"lost\":%llu}\n", cpu, (unsigned long long)lost);
+}
+
+/* ---- JSON ---- */
+
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t c;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	c = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/*
+ * Kernel strings are bytes: valid UTF-8 passes through, and any other byte
+ * (like a control character) becomes \u00XX, so the output is always JSON.
+ */
+static void sb_json_string(struct sb *b, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	sb_putc(b, '"');
+	while (i < len) {
+		unsigned char c = u[i];
+
+		if (c >= 0x80 && (n = utf8_len(u + i, len - i))) {
+			sb_put(b, s + i, n);
+			i += n;
+			continue;
+		}
+		switch (c) {
+		case '"': sb_put(b, "\\\"", 2); break;
+		case '\\': sb_put(b, "\\\\", 2); break;
+		case '\n': sb_put(b, "\\n", 2); break;
+		case '\t': sb_put(b, "\\t", 2); break;
+		case '\r': sb_put(b, "\\r", 2); break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				sb_printf(b, "\\u%04x", c);
+			else
+				sb_putc(b, (char)c);
+		}
+		i++;
+	}
+	sb_putc(b, '"');
+}
+
+void kp_json_string(FILE *out, const char *s, size_t len)
+{
+	struct sb b;
+
+	sb_init(&b);
+	sb_json_string(&b, s, len);
+	sb_flush(&b, out, 0);
+}
+
+static int json_value(struct sb *b, const struct kp_view *v,
+		      const struct kp_arg_desc *a, const uint8_t *p,
+		      const struct kp_ksyms *ks)
+{
+	uint32_t es = kp_elem_size(a);
+	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+	const char *s;
+	size_t n;
+
+	switch (a->type) {
+	case KPMOD_T_CHAR:
+		sb_json_string(b, (const char *)p, 1);
+		return 0;
+	case KPMOD_T_SYMBOL:
+		kp_ksyms_snprint(ks, get_uint(p, 8), true, sym, sizeof(sym));
+		sb_json_string(b, sym, strlen(sym));
+		return 0;
+	case KPMOD_T_X8: case KPMOD_T_X16: case KPMOD_T_X32: case KPMOD_T_X64:
+		sb_printf(b, "\"0x%llx\"", (unsigned long long)get_uint(p, es));
+		return 0;
+	case KPMOD_T_STRING: case KPMOD_T_USTRING: case KPMOD_T_SYMSTR:
+		if (get_string(v, p, &s, &n))
+			return -EBADMSG;
+		if (!s)
+			sb_printf(b, "null");
+		else
+			sb_json_string(b, s, n);
+		return 0;
+	default:	/* numbers: the text form is valid JSON */
+		return text_value(b, v, a, p, ks);
+	}
+}
+
+static int json_args(struct sb *b, const struct kp_view *v,
+		     const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	uint32_t i, j;
+
+	sb_printf(b, ",\"args\":{");
+	for (i = 0; i < p->nargs; i++) {
+		const struct kp_arg_desc *a = &p->args[i];
+		const uint8_t *slot = v->slots + a->offset;
+		uint32_t es = kp_elem_size(a);
+
+		if (i)
+			sb_putc(b, ',');
+		sb_json_string(b, a->name, strlen(a->name));
+		sb_putc(b, ':');
+		if (arg_faulted(v, i)) {
+			sb_printf(b, "null");
+			continue;
+		}
+		if (!a->count) {
+			if (json_value(b, v, a, slot, ks))
+				return -EBADMSG;
+			continue;
+		}
+		sb_putc(b, '[');
+		for (j = 0; j < a->count; j++) {
+			if (j)
+				sb_putc(b, ',');
+			if (json_value(b, v, a, slot + j * es, ks))
+				return -EBADMSG;
+		}
+		sb_putc(b, ']');
+	}
+	sb_putc(b, '}');
+	return 0;
+}
+
+static void json_sym(struct sb *b, const char *key, const struct kp_ksyms *ks,
+		     uint64_t addr, bool with_offset)
+{
+	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+
+	kp_ksyms_snprint(ks, addr, with_offset, sym, sizeof(sym));
+	sb_printf(b, ",\"%s\":", key);
+	sb_json_string(b, sym, strlen(sym));
+}
+
+int kp_format_json(FILE *out, const struct kpmod_record *rec,
+		   const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	bool ret_probe = rec_is_return(rec, p);
+	struct kp_view v;
+	struct sb b;
+	char comm[17];
+	int ret = 0;
+
+	if (kp_view_init(&v, rec, p))
+		return -EBADMSG;
+	sb_init(&b);
+	memcpy(comm, rec->comm, 16);
+	comm[16] = '\0';
+	sb_printf(&b, "{\"ts\":%llu.%09llu,\"cpu\":%u,\"task\":",
+		  (unsigned long long)(rec->ts_ns / 1000000000),
+		  (unsigned long long)(rec->ts_ns % 1000000000), rec->cpu);
+	sb_json_string(&b, comm, strlen(comm));
+	sb_printf(&b, ",\"pid\":%u,\"tgid\":%u", rec->pid, rec->tgid);
+	if (p) {
+		sb_printf(&b, ",\"group\":");
+		sb_json_string(&b, p->group, strlen(p->group));
+		sb_printf(&b, ",\"event\":");
+		sb_json_string(&b, p->event, strlen(p->event));
+	} else {
+		sb_printf(&b, ",\"group\":null,\"event\":\"probe_%u\"",
+			  rec->probe_id);
+	}
+	sb_printf(&b, ",\"probe_id\":%u,\"kind\":\"%s\",\"ip\":\"0x%llx\"",
+		  rec->probe_id, ret_probe ? "return" : "entry",
+		  (unsigned long long)rec->ip);
+	json_sym(&b, "func", ks, rec->ip, !ret_probe);
+	if (ret_probe) {
+		sb_printf(&b, ",\"caller_ip\":\"0x%llx\"",
+			  (unsigned long long)rec->ret_ip);
+		json_sym(&b, "caller", ks, rec->ret_ip, true);
+	}
+	if (p)
+		ret = json_args(&b, &v, p, ks);
+	sb_printf(&b, "}\n");
+	return sb_flush(&b, out, ret);
+}

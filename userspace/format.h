@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Printing records: ftrace's `trace` line format, or one JSON object per
+ * line.  A probe's description (struct kp_probe_desc) comes from the
+ * module's PROBE_GET reply or from a record file.
+ *
+ * Text, as ftrace prints a kprobe event (flags always "....."):
+ *   "            bash-1234    [001] .....  5678.901234: myprobe: (do_sys_openat2+0x0/0x150) dfd=-100 name=\"/etc\""
+ *   "            bash-1234    [001] .....  5678.901240: myret: (__x64_sys_openat+0x55/0xa0 <- do_sys_openat2) ret=0x3"
+ * JSON:
+ *   {"ts":5678.901234567,"cpu":1,"task":"bash","pid":1234,"tgid":1234,
+ *    "group":"kprobes","event":"myprobe","kind":"entry","ip":"0xffff...",
+ *    "func":"do_sys_openat2+0x0/0x150","args":{"dfd":-100,"name":"/etc"}}
+ *   Return probes add "caller" and "caller_ip" and "func" is the function.
+ *   Values: Un/Sn/bitfield numbers; Xn "0x.." strings; char, string,
+ *   symbol, symstr strings; arrays JSON arrays; a fault null.
+ */
+#ifndef KPMOD_FORMAT_H
+#define KPMOD_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ksyms.h"
+#include "uapi/kpmod.h"
+
+struct kp_arg_desc {
+	char name[KPMOD_MAX_ARG_NAME_LEN];
+	uint32_t type;		/* enum kpmod_type */
+	uint32_t count;		/* array length; 0: a scalar */
+	uint32_t offset;	/* slot offset in the argument area */
+	uint32_t size;		/* slot bytes (all elements) */
+};
+
+struct kp_probe_desc {
+	uint32_t id;
+	uint32_t kind;		/* enum kpmod_probe_kind */
+	char group[KPMOD_MAX_NAME_LEN];
+	char event[KPMOD_MAX_NAME_LEN];
+	char symbol[KPMOD_MAX_SYMBOL_LEN];	/* "" for an address probe */
+	char module[KPMOD_MAX_MODULE_LEN];	/* "" for the core kernel */
+	uint64_t offset;	/* added to symbol */
+	uint64_t addr;		/* KPMOD_A_PROBE_ADDRESS: where it sits */
+	uint32_t args_size;	/* KPMOD_A_PROBE_ARGS_SIZE */
+	uint32_t nargs;
+	struct kp_arg_desc args[KPMOD_MAX_ARGS];
+};
+
+/* Byte size of one element of @type (bitfields: 0, the slot says). */
+uint32_t kp_format_type_size(uint32_t type);
+
+/*
+ * Checks a description is self-consistent (types known, slots inside
+ * args_size, sizes matching types).  Returns 0, or -EINVAL with @err set.
+ */
+int kp_probe_desc_check(const struct kp_probe_desc *p, char *err, size_t len);
+
+/* The probe with @id among @n, or NULL. */
+const struct kp_probe_desc *kp_probe_find(const struct kp_probe_desc *probes,
+					  size_t n, uint32_t id);
+
+/*
+ * Prints @rec as one line of ftrace's trace format (with the newline).
+ * @p may be NULL (an unknown probe id: "probe_ID" and no arguments); @ks
+ * may be NULL (addresses print as hex).  Returns 0, or -EBADMSG when the
+ * record does not fit the probe's layout; then nothing is printed.
+ */
+int kp_format_text(FILE *out, const struct kpmod_record *rec,
+		   const struct kp_probe_desc *p, const struct kp_ksyms *ks);
+
+/* Same, as one JSON object and a newline. */
+int kp_format_json(FILE *out, const struct kpmod_record *rec,
+		   const struct kp_probe_desc *p, const struct kp_ksyms *ks);
+
+/* ftrace's "CPU:%d [LOST %lu EVENTS]" line. */
+void kp_format_lost(FILE *out, unsigned int cpu, uint64_t lost);
+
+/* {"cpu":N,"lost":N} */
+void kp_format_lost_json(FILE *out, unsigned int cpu, uint64_t lost);
+
+/* Writes @len bytes of @s as a JSON string, quotes included. */
+void kp_json_string(FILE *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "live.h"
+#include "probe_nl.h"
+
+volatile int kp_stop;
+
+static void kp_on_signal(int sig)
+{
+	(void)sig;
+	kp_stop = 1;
+}
+
+void kp_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kp_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+uint64_t kp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void kp_desc_from_info(struct kp_probe_desc *d, const struct kp_probe_info *p)
+{
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	d->id = p->id;
+	d->kind = p->kind;
+	memcpy(d->group, p->group, sizeof(d->group));
+	memcpy(d->event, p->event, sizeof(d->event));
+	memcpy(d->symbol, p->symbol, sizeof(d->symbol));
+	memcpy(d->module, p->module, sizeof(d->module));
+	d->offset = p->offset;
+	d->addr = p->address;
+	d->args_size = p->args_size;
+	d->nargs = p->nargs;
+	for (i = 0; i < p->nargs; i++) {
+		memcpy(d->args[i].name, p->args[i].name, sizeof(d->args[i].name));
+		d->args[i].type = p->args[i].type;
+		d->args[i].count = p->args[i].count;
+		d->args[i].offset = p->args[i].offset;
+		d->args[i].size = p->args[i].size;
+	}
+}
+
+int kp_live_open(struct kp_live *lv, const char *cmd)
+{
+	struct kp_probe_list l;
+	struct kp_err e;
+	unsigned int cpu, i;
+	int ret;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->cmd = cmd;
+	ret = kp_session_open(cmd, &lv->nl, &lv->st);
+	if (ret)
+		return ret;
+	if (kp_probe_list_get(&lv->nl, &l, &e)) {
+		ret = kp_fail(cmd, &e);
+		goto fail;
+	}
+	lv->probes = calloc(l.n ? l.n : 1, sizeof(*lv->probes));
+	lv->rings = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->rings));
+	lv->lost0 = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->lost0));
+	lv->lost_seen = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->lost_seen));
+	if (!lv->probes || !lv->rings || !lv->lost0 || !lv->lost_seen) {
+		kp_probe_list_free(&l);
+		fprintf(stderr, "kpmod: %s: out of memory\n", cmd);
+		ret = KP_EXIT_ERROR;
+		goto fail;
+	}
+	for (i = 0; i < l.n; i++)
+		kp_desc_from_info(&lv->probes[i], &l.probes[i]);
+	lv->nprobes = l.n;
+	kp_probe_list_free(&l);
+	/* Without root or kallsyms, addresses print as hex. */
+	if (kp_ksyms_load_file(&lv->ks, NULL) || kp_ksyms_zeroed(&lv->ks)) {
+		kp_ksyms_free(&lv->ks);
+		memset(&lv->ks, 0, sizeof(lv->ks));
+	}
+	for (cpu = 0; cpu < lv->st.cpus; cpu++) {
+		struct kp_ring *r = &lv->rings[lv->nrings];
+
+		ret = kp_ring_open(r, NULL, cpu);
+		if (ret == -ENXIO)
+			continue;
+		if (ret) {
+			fprintf(stderr, "kpmod: %s: %s\n", cmd, r->err);
+			ret = ret == -EBUSY ? KP_EXIT_REFUSED :
+			      ret == -EPERM || ret == -EACCES ? KP_EXIT_PERM : KP_EXIT_ERROR;
+			goto fail;
+		}
+		lv->lost0[lv->nrings] = kp_ring_lost(r);
+		lv->lost_seen[lv->nrings] = lv->lost0[lv->nrings];
+		lv->nrings++;
+	}
+	return 0;
+fail:
+	kp_live_close(lv);
+	return ret;
+}
+
+void kp_live_close(struct kp_live *lv)
+{
+	unsigned int i;
+
+	for (i = 0; i < lv->nrings; i++)
+		kp_ring_close(&lv->rings[i]);
+	free(lv->rings);
+	free(lv->lost0);
+	free(lv->lost_seen);
+	free(lv->probes);
+	kp_ksyms_free(&lv->ks);
+	kp_nl_close(&lv->nl);
+	memset(lv, 0, sizeof(*lv));
+}
+
+void kp_live_info(const struct kp_live *lv, struct kp_recinfo *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->uapi_version = KPMOD_UAPI_VERSION;
+	info->nr_cpus = lv->st.cpus;
+	info->buf_mode = lv->st.buf_mode;
+	info->buf_size = lv->st.buf_size;
+	snprintf(info->arch, sizeof(info->arch), "%s", lv->st.arch);
+	snprintf(info->release, sizeof(info->release), "%s", lv->st.release);
+	snprintf(info->module_version, sizeof(info->module_version), "%s",
+		 lv->st.module_version);
+}
+
+void kp_live_summary(const struct kp_live *lv, uint64_t events)
+{
+	uint64_t lost = 0, before = 0, nested = 0;
+	unsigned int i;
+
+	for (i = 0; i < lv->nrings; i++) {
+		lost += kp_ring_lost(&lv->rings[i]) - lv->lost0[i];
+		before += lv->lost0[i];
+		nested += kp_ring_nested(&lv->rings[i]);
+	}
+	fprintf(stderr, "kpmod: %s: %llu events, lost %llu (", lv->cmd,
+		(unsigned long long)events, (unsigned long long)lost);
+	for (i = 0; i < lv->nrings; i++)
+		fprintf(stderr, "%scpu%u %llu", i ? ", " : "", lv->rings[i].cpu,
+			(unsigned long long)(kp_ring_lost(&lv->rings[i]) - lv->lost0[i]));
+	fprintf(stderr, ")");
+	if (before)
+		fprintf(stderr, ", %llu lost before this reader started", (unsigned long long)before);
+	if (lv->st.buf_mode == KPMOD_BUF_OVERWRITE) {
+		uint64_t ow = 0;
+
+		for (i = 0; i < lv->nrings; i++)
+			ow += kp_ring_overwritten(&lv->rings[i]);
+		fprintf(stderr, ", %llu overwritten", (unsigned long long)ow);
+	}
+	fprintf(stderr, ", nested %llu\n", (unsigned long long)nested);
+}

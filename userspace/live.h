@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A live session: the probes' layouts, the symbols and every CPU's ring. */
+#ifndef KPMOD_LIVE_H
+#define KPMOD_LIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format.h"
+#include "ksyms.h"
+#include "recfile.h"
+#include "ring.h"
+#include "session.h"
+
+struct kp_live {
+	const char *cmd;
+	struct kp_nl nl;
+	struct kp_status st;
+	struct kp_probe_desc *probes;
+	size_t nprobes;
+	struct kp_ksyms ks;
+	struct kp_ring *rings;		/* one per CPU that has a ring */
+	unsigned int nrings;
+	uint64_t *lost0;		/* per ring: counters when attached */
+	uint64_t *lost_seen;		/* per ring: lost count last reported */
+};
+
+/* Connects, lists the probes, loads kallsyms and maps every ring. */
+int kp_live_open(struct kp_live *lv, const char *cmd);
+void kp_live_close(struct kp_live *lv);
+/* Fills the record file's INFO block from the session. */
+void kp_live_info(const struct kp_live *lv, struct kp_recinfo *info);
+/* "N events, lost L (cpu0 a, cpu1 b), nested K" on stderr. */
+void kp_live_summary(const struct kp_live *lv, uint64_t events);
+
+/* Set by SIGINT/SIGTERM; the loops stop cleanly when they see it. */
+extern volatile int kp_stop;
+void kp_catch_signals(void);
+uint64_t kp_now_ns(void);
+
+#endif

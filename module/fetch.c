@@ -165,7 +165,8 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 	i++;
 
 	if (insns[i].op == KPMOD_FOP_MOD_BF) {
-		const struct kpmod_fetch_insn *bf = &insns[i];
+		/* Point into the module's own copy: @insns is the caller's. */
+		const struct kpmod_fetch_insn *bf = &arg->prog[i];
 		unsigned int bits = st->size * BITS_PER_BYTE;
 
 		if (kpmod_is_string_store(st->op) || bf->size != st->size ||
@@ -247,6 +248,12 @@ static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 
 static int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
 {
+	/*
+	 * As kprobe_events: where user and kernel addresses cannot overlap,
+	 * a kernel dereference of a user address reads user memory.
+	 */
+	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) && addr < TASK_SIZE)
+		user = true;
 	if (user)
 		return copy_from_user_nofault(dst, (const void __user *)addr, size);
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);

@@ -280,6 +280,8 @@ int kp_cmd_record(int argc, char **argv)
 {
 	struct kp_rec_state st = { 0 };
 	struct kp_recinfo info;
+	char *ksyms = NULL;
+	size_t ksyms_len = 0;
 	uint64_t deadline, last_progress = 0;
 	struct kp_live lv;
 	struct kp_opts o;
@@ -304,8 +306,11 @@ int kp_cmd_record(int argc, char **argv)
 		return KP_EXIT_ERROR;
 	}
 	kp_live_info(&lv, &info);
-	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, lv.ks.text,
-				    lv.ks.nsyms ? lv.ks.text_len : 0)) {
+	/* The symbol table parses its text in place: embed a fresh copy. */
+	if (lv.ks.nsyms)
+		ksyms = kp_read_file("/proc/kallsyms", &ksyms_len);
+	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, ksyms,
+				    ksyms ? ksyms_len : 0)) {
 		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
 		ret = KP_EXIT_ERROR;
 		goto out;
@@ -344,6 +349,7 @@ int kp_cmd_record(int argc, char **argv)
 	}
 	kp_live_summary(&lv, st.events);
 out:
+	free(ksyms);
 	free(st.buf);
 	fclose(f);
 	kp_live_close(&lv);

@@ -113,7 +113,7 @@ static const struct {
 	[KPMOD_T_STRING] = { "string", 4 },
 	[KPMOD_T_USTRING] = { "ustring", 4 },
 	[KPMOD_T_SYMBOL] = { "symbol", 8 },
-	[KPMOD_T_SYMSTR] = { "symstr", 4 },
+	[KPMOD_T_SYMSTR] = { "symstr", 8 },	/* an address, symbolized here */
 	[KPMOD_T_BITFIELD] = { "bitfield", 0 },
 };
 
@@ -285,6 +285,11 @@ static int text_value(struct sb *b, const struct kp_view *v,
 		kp_ksyms_snprint(ks, get_uint(p, 8), true, sym, sizeof(sym));
 		sb_printf(b, "%s", sym);
 		return 0;
+	case KPMOD_T_SYMSTR:
+		/* The kernel makes it a string at the hit; the text is the same. */
+		kp_ksyms_snprint(ks, get_uint(p, 8), true, sym, sizeof(sym));
+		sb_printf(b, "\"%s\"", sym);
+		return 0;
 	default:	/* strings */
 		if (get_string(v, p, &s, &n))
 			return -EBADMSG;
@@ -331,6 +336,29 @@ static int text_args(struct sb *b, const struct kp_view *v,
 }
 
 /* seq_print_ip_sym(): "0" for a zero address. */
+/*
+ * A return address that is a kretprobe trampoline (another return probe
+ * on the same function got there first) prints as ftrace prints it.
+ */
+static bool is_kretprobe_trampoline(const struct kp_ksyms *ks, uint64_t ip)
+{
+	static const char *const names[] = {
+		"__kretprobe_trampoline", "kretprobe_trampoline",
+		"arch_rethook_trampoline",
+	};
+	const struct kp_sym *s;
+	uint64_t off, size;
+	size_t i;
+
+	s = kp_ksyms_lookup(ks, ip, &off, &size);
+	if (!s || off)
+		return false;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s->name, names[i]))
+			return true;
+	return false;
+}
+
 static void text_ip(struct sb *b, const struct kp_ksyms *ks, uint64_t ip,
 		    bool with_offset)
 {
@@ -338,6 +366,10 @@ static void text_ip(struct sb *b, const struct kp_ksyms *ks, uint64_t ip,
 
 	if (!ip) {
 		sb_putc(b, '0');
+		return;
+	}
+	if (is_kretprobe_trampoline(ks, ip)) {
+		sb_printf(b, "[unknown/kretprobe'd]");
 		return;
 	}
 	kp_ksyms_snprint(ks, ip, with_offset, sym, sizeof(sym));
@@ -486,14 +518,14 @@ static int json_value(struct sb *b, const struct kp_view *v,
 	case KPMOD_T_CHAR:
 		sb_json_string(b, (const char *)p, 1);
 		return 0;
-	case KPMOD_T_SYMBOL:
+	case KPMOD_T_SYMBOL: case KPMOD_T_SYMSTR:
 		kp_ksyms_snprint(ks, get_uint(p, 8), true, sym, sizeof(sym));
 		sb_json_string(b, sym, strlen(sym));
 		return 0;
 	case KPMOD_T_X8: case KPMOD_T_X16: case KPMOD_T_X32: case KPMOD_T_X64:
 		sb_printf(b, "\"0x%llx\"", (unsigned long long)get_uint(p, es));
 		return 0;
-	case KPMOD_T_STRING: case KPMOD_T_USTRING: case KPMOD_T_SYMSTR:
+	case KPMOD_T_STRING: case KPMOD_T_USTRING:
 		if (get_string(v, p, &s, &n))
 			return -EBADMSG;
 		if (!s)

@@ -27,6 +27,33 @@ void kp_catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+char *kp_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 20, n = 0, got;
+	char *buf = NULL, *grown;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		grown = realloc(buf, cap);
+		if (!grown) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = grown;
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		cap *= 2;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
 uint64_t kp_now_ns(void)
 {
 	struct timespec ts;

@@ -33,6 +33,9 @@ void kp_live_info(const struct kp_live *lv, struct kp_recinfo *info);
 /* "N events, lost L (cpu0 a, cpu1 b), nested K" on stderr. */
 void kp_live_summary(const struct kp_live *lv, uint64_t events);
 
+/* The whole of a file (e.g. /proc/kallsyms), malloc'd; NULL on error. */
+char *kp_read_file(const char *path, size_t *len);
+
 /* Set by SIGINT/SIGTERM; the loops stop cleanly when they see it. */
 extern volatile int kp_stop;
 void kp_catch_signals(void);

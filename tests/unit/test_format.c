@@ -112,7 +112,7 @@ static struct kp_probe_desc *all_types_probe(void)
 	add_arg(p, "name", KPMOD_T_STRING, 0, 4);
 	add_arg(p, "uname", KPMOD_T_USTRING, 0, 4);
 	add_arg(p, "sym", KPMOD_T_SYMBOL, 0, 8);
-	add_arg(p, "symstr", KPMOD_T_SYMSTR, 0, 4);
+	add_arg(p, "symstr", KPMOD_T_SYMSTR, 0, 8);
 	add_arg(p, "bf", KPMOD_T_BITFIELD, 0, 4);
 	add_arg(p, "arr", KPMOD_T_U32, 3, 4);
 	add_arg(p, "bad", KPMOD_T_U64, 0, 8);
@@ -129,7 +129,7 @@ static void fill_all_types(struct rb *b, const struct kp_probe_desc *p)
 	uint16_t u16 = 65535, s16 = (uint16_t)-2, x16 = 0xbeef;
 	uint32_t u32 = 4294967295u, s32 = (uint32_t)-3, x32 = 0xdeadbeef, bf = 5;
 	uint64_t u64 = 18446744073709551615ULL, s64 = 1ULL << 63, x64 = ~0ULL;
-	uint64_t sym = 0xffffffffc0001010ULL;
+	uint64_t sym = 0xffffffffc0001010ULL, symstr = 0xffffffffc0001000ULL;
 	uint32_t arr[3] = { 1, 2, 3 };
 
 	rb_init(b, p);
@@ -149,7 +149,8 @@ static void fill_all_types(struct rb *b, const struct kp_probe_desc *p)
 	rb_str(b, &a[13], 0, "/etc/passwd", 12);
 	rb_str(b, &a[14], 0, "say \"hi\"\\\n\x01\xff\xc3\xa9", 16);
 	rb_set(b, &a[15], 0, &sym, 8);
-	rb_str(b, &a[16], 0, "foo_init+0x0/0x20 [foo]", 24);
+	/* symstr is stored as an address, as symbol, and printed quoted. */
+	rb_set(b, &a[16], 0, &symstr, 8);
 	rb_set(b, &a[17], 0, &bf, 4);
 	rb_set(b, &a[18], 0, arr, 12);
 	b->faults[19 / 8] |= 1 << (19 % 8);	/* "bad" faulted */

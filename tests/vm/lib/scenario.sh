@@ -37,3 +37,16 @@ as_user() {
 		echo 'tester:x:1000:1000:tester:/tmp:/bin/sh' >>/etc/passwd
 	su tester -c "$1"
 }
+
+# wait_reader PID: waits until the background reader PID has opened its
+# rings (holds /dev/kpmod), at most 60 s; fails if it exits first.
+wait_reader() {
+	i=0
+	while [ $i -lt 600 ]; do
+		kill -0 "$1" 2>/dev/null || fail "reader $1 exited before attaching"
+		ls -l /proc/"$1"/fd 2>/dev/null | grep -q /dev/kpmod && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "reader $1 did not attach within 60 s"
+}

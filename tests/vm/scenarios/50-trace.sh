@@ -9,7 +9,7 @@ expect_rc 0 kpmod add --enable 'p:kpm/pg find_task_by_vpid nr=$arg1:s32' 'r:kpm/
 
 kpmod trace >/tmp/t.txt 2>/tmp/t.err &
 tpid=$!
-sleep 1
+wait_reader $tpid
 # The same number of calls from every CPU, pinned, values per CPU.
 cpu=0
 while [ $cpu -lt "$ncpu" ]; do
@@ -26,7 +26,7 @@ n=$(wc -l </tmp/pg.txt)
 [ "$n" -eq $((200 * ncpu)) ] || fail "expected $((200 * ncpu)) pg events, got $n"
 head -n 3 /tmp/pg.txt
 # ftrace's format, exactly: TASK-PID [CPU] FLAGS TS: EVENT: (SYM+OFF/SIZE) ARGS
-bad=$(grep -cvE '^ +kpmod-work-[0-9]+ +\[[0-9]{3}\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: pg: \(find_task_by_vpid\+0x0/0x[0-9a-f]+\) nr=70[0-9]{5}$' /tmp/pg.txt)
+bad=$(grep -cvE '^ +kpmod-work-[0-9]+ +\[[0-9]{3}\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: pg: \(find_task_by_vpid\+0x[0-9a-f]+/0x[0-9a-f]+\) nr=70[0-9]{5}$' /tmp/pg.txt)
 [ "$bad" -eq 0 ] || fail "$bad lines not in ftrace's format"
 grep ' pgret: ' /tmp/t.txt | head -n 1 | grep -qE ': pgret: \([a-z_0-9.]+\+0x[0-9a-f]+/0x[0-9a-f]+ <- find_task_by_vpid\) ret=0x0$' ||
 	fail "return probe line not in ftrace's format"
@@ -48,7 +48,7 @@ note "$n events from $ncpu CPUs, values and order right"
 # A second reader of the same rings: EBUSY, a clear message.
 kpmod trace >/dev/null 2>&1 &
 tpid=$!
-sleep 1
+wait_reader $tpid
 expect_rc 5 kpmod trace --duration 1
 expect_grep "already being read by another reader"
 # SIGKILL the first: its rings are released for the next reader.
@@ -56,7 +56,7 @@ kill -9 $tpid
 wait $tpid 2>/dev/null
 kpmod trace --count 10 >/tmp/k.txt 2>/dev/null &
 tpid=$!
-sleep 1
+wait_reader $tpid
 kpmod-work getpgid 20
 wait $tpid || fail "reader after SIGKILL failed"
 [ "$(wc -l </tmp/k.txt)" -eq 10 ] || fail "reader after SIGKILL got $(wc -l </tmp/k.txt) lines"
@@ -67,7 +67,7 @@ expect_rc 4 as_user "kpmod trace --duration 1"
 # record, then report: the same lines as trace.
 kpmod record -o /tmp/r.kpm >/dev/null 2>/tmp/r.err &
 rpid=$!
-sleep 1
+wait_reader $rpid
 taskset -c 0 kpmod-work getpgid 300 7100000
 sleep 1
 kill -INT $rpid
@@ -88,7 +88,7 @@ grep -q "truncated" /tmp/cut.err || fail "no 'truncated' in the error"
 # JSON live.
 kpmod trace --json --count 5 >/tmp/j.txt 2>/dev/null &
 tpid=$!
-sleep 1
+wait_reader $tpid
 kpmod-work getpgid 50 7200000
 wait $tpid
 grep -q '"nr":72000' /tmp/j.txt || fail "trace --json lacks the values"

@@ -6,6 +6,7 @@
  *                                  that counts, for checking order and loss
  *   kpmod-work getppid N           N getppid() calls
  *   kpmod-work open PATH N         N open(PATH)+close
+ *   kpmod-work read PATH N         N open(PATH), read to the end, close
  *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS
  *   kpmod-work now                 prints CLOCK_MONOTONIC in nanoseconds
  *   kpmod-work time CMD ARGS...    runs CMD as above, then prints the mean
@@ -77,6 +78,19 @@ int main(int argc, char **argv)
 			if (fd >= 0)
 				close(fd);
 		}
+	} else if (!strcmp(argv[1], "read") && argc > 3) {
+		char buf[512];
+
+		n = num(argv[3]);
+		for (i = 0; i < n; i++) {
+			int fd = open(argv[2], O_RDONLY);
+
+			if (fd < 0)
+				continue;
+			while (read(fd, buf, sizeof(buf)) > 0)
+				;
+			close(fd);
+		}
 	} else if (!strcmp(argv[1], "spin")) {
 		time_t end = time(NULL) + num(argv[2]);
 
@@ -87,11 +101,11 @@ int main(int argc, char **argv)
 		goto usage;
 	}
 	if (timed) {
-		n = num(argv[!strcmp(argv[1], "open") ? 3 : 2]);
+		n = num(argv[!strcmp(argv[1], "open") || !strcmp(argv[1], "read") ? 3 : 2]);
 		printf("ns_per_call %.1f\n", n ? (double)(now_ns() - start) / n : 0.0);
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work [time] getpgid N [FIRST] | getppid N | open PATH N | spin SECONDS\n");
+	fprintf(stderr, "usage: kpmod-work [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS\n");
 	return 2;
 }

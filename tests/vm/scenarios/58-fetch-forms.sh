@@ -1,0 +1,40 @@
+# Every fetch form through kpmod alone, on every kernel (the debug kernel
+# too, where KASAN watches the fetch engine): values that can be known are
+# checked; faults must be recorded, never taken.
+. "$KPMOD_LIB"
+load_kpmod
+case "$KPMOD_ARCH" in
+x86_64) A1=%di A2=%si SP=%sp ;;
+arm64) A1=%x0 A2=%x1 SP=%sp ;;
+esac
+expect_rc 0 kpmod add --enable \
+	"p:kf/open do_sys_openat2 path=+0(\$arg2):ustring kpath=+0($A2):string c=\$comm i=\\1234 s=\\\"hi\" v=@nr_cpu_ids:u32 st=\$stack0 sp=\$stack" \
+	"p:kf/rd vfs_read ret=+0($SP):symbol rs=+0($SP):symstr b=+0x44($A1):b4@0/32 arr=+0($A1):x8[4] f1=+0(+0(\$arg3)):x64 f2=+0(\$arg3):string" \
+	"r:kf/ret do_sys_openat2 r=\$retval:s32 a1=\$arg1:s32 p=+0(\$arg2):ustring" \
+	"p:kf/pg find_task_by_vpid nr=\$arg1:s32 strs=+0(\$stack):string[2] u=+u0(\$stack):x32"
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+kpmod-work open /etc/passwd 3
+kpmod-work read /etc/passwd 2
+kpmod-work getpgid 3 424242
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+cat /tmp/t.err
+grep ' kpmod-work-' /tmp/t.txt >/tmp/w.txt
+for e in open rd ret pg; do
+	grep -q ": $e: " /tmp/w.txt || fail "no $e event"
+	grep -m 1 ": $e: " /tmp/w.txt | cut -c1-220
+done
+grep ': open: ' /tmp/w.txt | grep -q 'path="/etc/passwd" kpath="/etc/passwd" c="kpmod-work" i=0x4d2 s="hi" v=[1-9]' ||
+	fail "open: wrong values"
+grep ': ret: ' /tmp/w.txt | grep -q 'r=3 a1=-100 p="/etc/passwd"$' ||
+	fail "ret: \$retval or entry-captured \$arg1/\$arg2 wrong"
+grep ': rd: ' /tmp/w.txt | grep -q 'ret=[a-z_0-9]*+0x[0-9a-f]*/0x[0-9a-f]* rs="[a-z_0-9]*+0x[0-9a-f]*/0x[0-9a-f]*" ' ||
+	fail "rd: symbol/symstr not symbolized"
+grep ': rd: ' /tmp/w.txt | grep -q 'f1=(fault) f2=(fault)$' || fail "rd: faults not recorded"
+grep ': pg: ' /tmp/w.txt | grep -q 'nr=424242 ' || fail "pg: wrong nr"
+expect_rc 0 kpmod disable all
+expect_rc 0 kpmod clear
+unload_kpmod

@@ -8,8 +8,8 @@ x86_64) SYS=__x64_sys_getppid ;;
 arm64) SYS=__arm64_sys_getppid ;;
 esac
 N=${KPMOD_BENCH_N:-200000}
-DRAIN=${KPMOD_BENCH_DRAIN:-200000}
-REPS=3
+DRAIN=${KPMOD_BENCH_DRAIN:-500000}
+REPS=5
 
 # median of REPS runs of "kpmod-work time ..."
 ns_per_call() {
@@ -54,7 +54,7 @@ ARGS= per_hit "getppid, 0 args" "$SYS" getppid "$N"
 ARGS='a=$arg1 b=$arg2 c=$arg3' per_hit "getppid, 3 args" "$SYS" getppid "$N"
 ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' per_hit "getppid, 6 args" "$SYS" getppid "$N"
 ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
-	per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 10))
+	per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
 
 # Drain rate: fill a large buffer first (no reader: no loss), then time how
 # long each reader takes to take every event out.

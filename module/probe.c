@@ -22,24 +22,9 @@ u32 kpmod_probes_gen;
 static unsigned int kpmod_probes_count;
 static u32 kpmod_next_id = 1;
 
-static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
-		       const unsigned long *entry, unsigned long ip,
-		       unsigned long ret_ip, u16 flags)
+static void kpmod_fill_header(struct kpmod_record *rec, struct kpmod_probe *p,
+			      unsigned long ip, unsigned long ret_ip, u16 flags)
 {
-	struct kpmod_fetch_ctx ctx;
-	struct kpmod_record *rec;
-	struct kpmod_ring *ring;
-	u32 i, len;
-
-	/* A kretprobe can still return into a disabled probe: record nothing. */
-	if (unlikely(!READ_ONCE(p->enabled)))
-		return;
-	this_cpu_inc(p->stats->hits);
-	ring = kpmod_ring_enter();
-	if (!ring)
-		return;
-
-	rec = (struct kpmod_record *)ring->scratch;
 	rec->type = KPMOD_REC_EVENT;
 	rec->flags = flags;
 	rec->probe_id = p->id;
@@ -50,22 +35,76 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 	rec->ip = ip;
 	rec->ret_ip = ret_ip;
 	memcpy(rec->comm, current->comm, sizeof(rec->comm));
+}
+
+/* Fetches every argument into @rec (@room bytes); returns its length. */
+static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_probe *p,
+			   struct pt_regs *regs, const unsigned long *entry)
+{
+	struct kpmod_fetch_ctx ctx;
+	u32 i, len;
 
 	ctx.regs = regs;
 	ctx.entry = entry;
-	ctx.rec = ring->scratch;
-	ctx.faults = ring->scratch + sizeof(*rec);
+	ctx.rec = (u8 *)rec;
+	ctx.faults = ctx.rec + sizeof(*rec);
 	ctx.slots = ctx.faults + p->bitmap_size;
 	ctx.dyn = ctx.slots + p->fixed_size;
-	ctx.end = ring->scratch + KPMOD_MAX_RECORD;
+	ctx.end = ctx.rec + room;
 	memset(ctx.faults, 0, p->bitmap_size + p->fixed_size);
 	for (i = 0; i < p->nargs; i++)
 		kpmod_fetch_run(&p->args[i], i, &ctx);
-
 	len = ctx.dyn - ctx.rec;
 	memset(ctx.dyn, 0, ALIGN(len, 8) - len);
-	rec->len = ALIGN(len, 8);
-	if (!kpmod_ring_write(ring, rec, rec->len))
+	return ALIGN(len, 8);
+}
+
+/*
+ * A record is built in place in the ring when its longest possible form
+ * fits there without a pad, a drop or an eviction (always, for a probe
+ * without strings: its length is fixed).  Otherwise it is built in this
+ * CPU's scratch buffer, so the strings are read once, and copied in whole
+ * through the exact path that pads, drops or evicts and counts.
+ */
+static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
+		       const unsigned long *entry, unsigned long ip,
+		       unsigned long ret_ip, u16 flags)
+{
+	struct kpmod_record *rec;
+	struct kpmod_ring *ring;
+	u32 len;
+
+	/* A kretprobe can still return into a disabled probe: record nothing. */
+	if (unlikely(!READ_ONCE(p->enabled)))
+		return;
+	this_cpu_inc(p->stats->hits);
+	ring = kpmod_ring_enter();
+	if (!ring)
+		return;
+
+	if (!p->has_strings) {
+		len = sizeof(*rec) + p->bitmap_size + p->fixed_size;
+		rec = kpmod_ring_reserve(ring, len);
+		if (rec) {
+			kpmod_fill_header(rec, p, ip, ret_ip, flags);
+			rec->len = kpmod_fill_args(rec, len, p, regs, entry);
+			kpmod_ring_commit(ring, len);
+		}
+	} else {
+		rec = kpmod_ring_try_reserve(ring, p->max_len);
+		if (rec) {
+			kpmod_fill_header(rec, p, ip, ret_ip, flags);
+			rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
+			kpmod_ring_commit(ring, rec->len);
+		} else {
+			rec = (struct kpmod_record *)ring->scratch;
+			kpmod_fill_header(rec, p, ip, ret_ip, flags);
+			rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
+			if (!kpmod_ring_write(ring, rec, rec->len))
+				rec = NULL;
+		}
+	}
+	if (!rec)
 		this_cpu_inc(p->stats->dropped);
 	kpmod_ring_leave(ring);
 }
@@ -144,11 +183,15 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 
 	p->bitmap_size = ALIGN(DIV_ROUND_UP(p->nargs, 8), 8);
 	p->nentry = 0;
+	p->has_strings = false;
 	for (i = 0; i < p->nargs; i++) {
 		struct kpmod_arg *a = &p->args[i];
 
 		off = ALIGN(off, a->elem_size);
 		a->offset = off;
+		if (a->prog[a->store].op == KPMOD_FOP_ST_STRING ||
+		    a->prog[a->store].op == KPMOD_FOP_ST_USTRING)
+			p->has_strings = true;
 		off += a->size;
 		a->entry_slot = -1;
 		if (p->kind == KPMOD_PROBE_RETURN && a->prog[0].op == KPMOD_FOP_ARG) {
@@ -157,6 +200,16 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 		}
 	}
 	p->fixed_size = ALIGN(off, 8);
+	/* Fixed part, then every string at its longest; cut to a record's max. */
+	p->max_len = sizeof(struct kpmod_record) + p->bitmap_size + p->fixed_size;
+	for (i = 0; i < p->nargs; i++) {
+		const struct kpmod_arg *a = &p->args[i];
+
+		if (a->prog[a->store].op == KPMOD_FOP_ST_STRING ||
+		    a->prog[a->store].op == KPMOD_FOP_ST_USTRING)
+			p->max_len += max_t(u32, a->count, 1) * KPMOD_MAX_STRING;
+	}
+	p->max_len = min_t(u32, ALIGN(p->max_len, 8), KPMOD_MAX_RECORD);
 	if (p->fixed_size > KPMOD_MAX_FIXED_ARGS) {
 		NL_SET_ERR_MSG(extack, "arguments exceed 3072 bytes");
 		return -E2BIG;

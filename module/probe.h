@@ -37,6 +37,8 @@ struct kpmod_probe {
 	u32 entry_arg[KPMOD_MAX_ARGS];	/* their N */
 	u32 bitmap_size;		/* fault bitmap bytes, 8-aligned */
 	u32 fixed_size;			/* argument slots bytes, 8-aligned */
+	bool has_strings;		/* record length known only after fetching */
+	u32 max_len;			/* the longest record this probe can write */
 	struct kpmod_probe_stats __percpu *stats;
 };
 

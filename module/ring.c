@@ -209,7 +209,12 @@ static void kpmod_ring_make_room(struct kpmod_ring *ring, u64 need)
 	WRITE_ONCE(ring->meta->overwritten, ring->meta->overwritten + dropped);
 }
 
-bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len)
+/*
+ * Reserves @len bytes (8-aligned) at head, after a pad record if they would
+ * wrap; NULL if a discard-mode ring has no room (counted as lost).  Nothing
+ * is visible to the reader until kpmod_ring_commit().
+ */
+void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len)
 {
 	u64 mask = ring->size - 1, head = ring->head, pos = head & mask;
 	u64 pad = pos + len > ring->size ? ring->size - pos : 0;
@@ -222,7 +227,7 @@ bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len)
 		if (tail > head || head - tail > ring->size ||
 		    ring->size - (head - tail) < need) {
 			WRITE_ONCE(ring->meta->lost, ring->meta->lost + 1);
-			return false;
+			return NULL;
 		}
 	} else {
 		kpmod_ring_make_room(ring, need);
@@ -236,8 +241,41 @@ bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len)
 		p->flags = 0;
 		head += pad;
 	}
-	memcpy(ring->data + (head & mask), rec, len);
-	head += len;
+	ring->res_head = head;
+	ring->res_tail = tail;
+	return ring->data + (head & mask);
+}
+
+/*
+ * Reserves @max bytes in place only if they fit with no pad, no drop and
+ * no eviction; NULL otherwise, and nothing is counted (the caller then
+ * takes the exact path).  The record committed may be shorter.
+ */
+void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max)
+{
+	u64 head = ring->head, pos = head & (ring->size - 1), tail = 0;
+
+	if (pos + max > ring->size)
+		return NULL;
+	if (ring->mode == KPMOD_BUF_DISCARD) {
+		/* As in kpmod_ring_reserve(): the reader is done with [.., tail). */
+		tail = smp_load_acquire(&ring->cons->data_tail);
+		if (tail > head || head - tail > ring->size ||
+		    ring->size - (head - tail) < max)
+			return NULL;
+	} else if (head + max - ring->oldest > ring->size) {
+		return NULL;
+	}
+	ring->res_head = head;
+	ring->res_tail = tail;
+	return ring->data + pos;
+}
+
+/* Publishes the record reserved by kpmod_ring_reserve(). */
+void kpmod_ring_commit(struct kpmod_ring *ring, u32 len)
+{
+	u64 head = ring->res_head + len, tail = ring->res_tail;
+
 	ring->head = head;
 	WRITE_ONCE(ring->meta->events, ring->meta->events + 1);
 	/* Pairs with the reader's acquire of data_head: the record is whole. */
@@ -248,8 +286,18 @@ bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len)
 	 * the watermark; never from handler context directly.
 	 */
 	if (ring->mode == KPMOD_BUF_DISCARD && head - tail >= ring->watermark &&
-	    head - need - tail < ring->watermark)
+	    head - len - tail < ring->watermark)
 		irq_work_queue(&ring->wakeup);
+}
+
+bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len)
+{
+	void *dst = kpmod_ring_reserve(ring, len);
+
+	if (!dst)
+		return false;
+	memcpy(dst, rec, len);
+	kpmod_ring_commit(ring, len);
 	return true;
 }
 

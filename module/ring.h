@@ -22,6 +22,8 @@ struct kpmod_ring {
 	/* Producer-private positions: never taken back from the mapping. */
 	u64 head;
 	u64 oldest;
+	u64 res_head;		/* where the reserved record starts */
+	u64 res_tail;		/* the reader's tail seen at reservation */
 	u64 watermark;
 	/* >0 while a handler writes on this CPU: a nested one is dropped. */
 	local_t writing;
@@ -46,6 +48,10 @@ struct kpmod_ring *kpmod_ring_enter(void);
 void kpmod_ring_leave(struct kpmod_ring *ring);
 /* Copies a finished record (len bytes, 8-aligned) in; false if dropped. */
 bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len);
+/* Or builds it in place: reserve (NULL: dropped), fill, commit. */
+void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len);
+void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max);
+void kpmod_ring_commit(struct kpmod_ring *ring, u32 len);
 
 /* Reader side, for /dev/kpmod. */
 bool kpmod_ring_readable(struct kpmod_ring *ring);

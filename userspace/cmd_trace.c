@@ -128,8 +128,10 @@ static int kp_drain_to_queue(struct kp_live *lv, unsigned int i, struct kp_recq 
 			return KP_EXIT_ERROR;
 		}
 		lv->lost_seen[i] = lost;
-		kp_ring_next(r);
+		kp_ring_skip(r);
 	}
+	/* Copied out: give the space back in one store. */
+	kp_ring_release(r);
 	return 0;
 }
 
@@ -214,7 +216,7 @@ int kp_cmd_trace(int argc, char **argv)
 	ret = kp_parse_opts("trace", argc, argv, &o, false, true);
 	if (ret)
 		return ret;
-	ret = kp_live_open(&lv, "trace");
+	ret = kp_live_open(&lv, "trace", true);
 	if (ret)
 		return ret;
 	out = kp_open_out("trace", o.out, "w");
@@ -234,6 +236,7 @@ struct kp_rec_state {
 	uint8_t *buf;
 	size_t cap;
 	uint64_t events, bytes, chunks;
+	bool got_data;		/* this round read something: no need to sleep */
 };
 
 /* Writes ring @i's available records as one chunk. */
@@ -263,13 +266,16 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 		memcpy(st->buf + len, rec, rec->len);
 		len += rec->len;
 		st->events++;
-		kp_ring_next(r);
+		kp_ring_skip(r);
 		/* Bound a chunk so a busy CPU cannot starve the others. */
 		if (len >= (4 << 20))
 			break;
 	}
+	/* The records are copied: give their space back in one store. */
+	kp_ring_release(r);
 	if (!len)
 		return 0;
+	st->got_data = true;
 	st->chunks++;
 	st->bytes += len;
 	return kp_recfile_write_chunk(f, r->cpu, kp_ring_lost(r), kp_ring_overwritten(r),
@@ -297,7 +303,7 @@ int kp_cmd_record(int argc, char **argv)
 		fprintf(stderr, "kpmod: record: writes binary records; use kpmod report --json\n");
 		return KP_EXIT_USAGE;
 	}
-	ret = kp_live_open(&lv, "record");
+	ret = kp_live_open(&lv, "record", false);
 	if (ret)
 		return ret;
 	f = kp_open_out("record", o.out, "wb");
@@ -306,9 +312,8 @@ int kp_cmd_record(int argc, char **argv)
 		return KP_EXIT_ERROR;
 	}
 	kp_live_info(&lv, &info);
-	/* The symbol table parses its text in place: embed a fresh copy. */
-	if (lv.ks.nsyms)
-		ksyms = kp_read_file("/proc/kallsyms", &ksyms_len);
+	/* Symbols are embedded raw; report parses them wherever it runs. */
+	ksyms = kp_read_file("/proc/kallsyms", &ksyms_len);
 	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, ksyms,
 				    ksyms ? ksyms_len : 0)) {
 		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
@@ -320,6 +325,7 @@ int kp_cmd_record(int argc, char **argv)
 	for (;;) {
 		bool last = kp_stop || (deadline && kp_now_ns() >= deadline);
 
+		st.got_data = false;
 		for (i = 0; i < lv.nrings && !ret; i++)
 			if (kp_record_ring(&lv, i, f, &st, o.count))
 				ret = KP_EXIT_ERROR;
@@ -339,7 +345,8 @@ int kp_cmd_record(int argc, char **argv)
 		}
 		if (last || (o.count && st.events >= o.count))
 			break;
-		kp_wait(&lv);
+		if (!st.got_data)
+			kp_wait(&lv);
 	}
 	if (tty)
 		fputc('\n', stderr);
@@ -366,7 +373,7 @@ int kp_cmd_snapshot(int argc, char **argv)
 	ret = kp_parse_opts("snapshot", argc, argv, &o, false, false);
 	if (ret)
 		return ret;
-	ret = kp_live_open(&lv, "snapshot");
+	ret = kp_live_open(&lv, "snapshot", true);
 	if (ret)
 		return ret;
 	if (lv.st.buf_mode != KPMOD_BUF_OVERWRITE)

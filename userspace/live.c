@@ -86,7 +86,7 @@ static void kp_desc_from_info(struct kp_probe_desc *d, const struct kp_probe_inf
 	}
 }
 
-int kp_live_open(struct kp_live *lv, const char *cmd)
+int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize)
 {
 	struct kp_probe_list l;
 	struct kp_err e;
@@ -117,7 +117,7 @@ int kp_live_open(struct kp_live *lv, const char *cmd)
 	lv->nprobes = l.n;
 	kp_probe_list_free(&l);
 	/* Without root or kallsyms, addresses print as hex. */
-	if (kp_ksyms_load_file(&lv->ks, NULL) || kp_ksyms_zeroed(&lv->ks)) {
+	if (symbolize && (kp_ksyms_load_file(&lv->ks, NULL) || kp_ksyms_zeroed(&lv->ks))) {
 		kp_ksyms_free(&lv->ks);
 		memset(&lv->ks, 0, sizeof(lv->ks));
 	}

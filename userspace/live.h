@@ -25,8 +25,8 @@ struct kp_live {
 	uint64_t *lost_seen;		/* per ring: lost count last reported */
 };
 
-/* Connects, lists the probes, loads kallsyms and maps every ring. */
-int kp_live_open(struct kp_live *lv, const char *cmd);
+/* Connects, lists the probes, maps every ring and, if @symbolize, loads kallsyms. */
+int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize);
 void kp_live_close(struct kp_live *lv);
 /* Fills the record file's INFO block from the session. */
 void kp_live_info(const struct kp_live *lv, struct kp_recinfo *info);

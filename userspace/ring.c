@@ -272,7 +272,7 @@ int kp_ring_peek(struct kp_ring *r, const struct kpmod_record **rec)
 	}
 }
 
-void kp_ring_next(struct kp_ring *r)
+void kp_ring_skip(struct kp_ring *r)
 {
 	const struct kpmod_record *rec;
 
@@ -283,6 +283,16 @@ void kp_ring_next(struct kp_ring *r)
 	else
 		rec = (const void *)(r->data + (r->tail & (r->size - 1)));
 	r->tail += rec->len;
+}
+
+void kp_ring_release(struct kp_ring *r)
+{
+	kp_ring_publish(r);
+}
+
+void kp_ring_next(struct kp_ring *r)
+{
+	kp_ring_skip(r);
 	kp_ring_publish(r);
 }
 

@@ -73,8 +73,15 @@ int kp_ring_init(struct kp_ring *r, const struct kpmod_ring_meta *meta,
  */
 int kp_ring_peek(struct kp_ring *r, const struct kpmod_record **rec);
 
-/* Consumes the record kp_ring_peek() returned. */
+/* Consumes the record kp_ring_peek() returned, giving its space back. */
 void kp_ring_next(struct kp_ring *r);
+
+/*
+ * Consumes it without giving the space back yet: a reader draining many
+ * records calls kp_ring_release() once after them (one release store).
+ */
+void kp_ring_skip(struct kp_ring *r);
+void kp_ring_release(struct kp_ring *r);
 
 /* Bytes published but not yet consumed (DISCARD; OVERWRITE: at most size). */
 uint64_t kp_ring_pending(const struct kp_ring *r);

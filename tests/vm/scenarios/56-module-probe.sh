@@ -1,0 +1,40 @@
+# Probes on a module's symbol (MOD:SYM): they fire with the right values;
+# when that module is unloaded the probe is reported gone, cannot be
+# enabled again, is deleted cleanly, and nothing crashes.
+. "$KPMOD_LIB"
+TKO=/kpmod/extra/kpmod_target.ko
+[ -f $TKO ] || skip "no kpmod_target.ko (tests/vm/run --module-src tests/vm/modules/kpmod_target)"
+POKE=/sys/module/kpmod_target/parameters/poke
+load_kpmod
+# The module must be loaded first: refused, with the symbol pointed at.
+kpmod add 'p:km/early kpmod_target:kpmod_target_poke' 2>/tmp/e && fail "probe on an absent module accepted"
+cat /tmp/e
+grep -q "Unknown symbol" /tmp/e || fail "no 'Unknown symbol' message"
+kpmod list | grep -q early && fail "probe on an absent module registered"
+insmod $TKO || fail "insmod kpmod_target"
+expect_rc 0 kpmod add --enable 'p:km/poke kpmod_target:kpmod_target_poke n=$arg1:u32 tag=+0($arg2):string' \
+	'r:km/pokeret kpmod_target:kpmod_target_poke ret=$retval:s32 n=$arg1:u32'
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+echo 41 >$POKE
+echo 42 >$POKE
+sleep 1
+kill -INT $tpid
+wait $tpid
+cat /tmp/t.err
+grep -q ': poke: (kpmod_target_poke+0x[0-9a-f]*/0x[0-9a-f]* \[kpmod_target\]) n=41 tag="kpmod-target"$' /tmp/t.txt ||
+	{ cat /tmp/t.txt; fail "module probe: wrong line"; }
+grep -q ': pokeret: (.* <- kpmod_target_poke) ret=43 n=42$' /tmp/t.txt ||
+	{ cat /tmp/t.txt; fail "module return probe: wrong line"; }
+# The target goes away under enabled probes.
+rmmod kpmod_target || fail "rmmod kpmod_target"
+expect_rc 0 kpmod stat
+expect_grep "poke .*(gone)"
+expect_rc 0 kpmod disable all
+expect_rc 5 kpmod enable km/poke
+expect_grep "gone"
+expect_rc 0 kpmod del km/poke km/pokeret
+expect_rc 0 kpmod status
+expect_grep "^probes:  0 registered"
+unload_kpmod

@@ -7,7 +7,6 @@
  * added are deleted again: a call adds all its probes or none.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netlink/genl/genl.h>
@@ -268,42 +267,45 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable)
 
 int kp_cmd_add(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "enable", no_argument, NULL, 'e' },
-		{ "file", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct kp_arch *arch;
 	struct kp_defs d = { 0 };
 	struct kp_ksyms ks = { 0 };
 	struct kp_status st;
 	struct kp_parse_err pe;
 	struct kp_nl nl;
-	bool enable = false, have_syms;
+	bool enable = false, have_syms, opts_done = false;
 	unsigned int i;
-	int c, ret = 0;
+	int ret = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+ef:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
+	/*
+	 * By hand, not getopt: a definition may start with '-' ("-:EVENT"
+	 * deletes, as in kprobe_events); "--" ends the options.
+	 */
+	for (i = 1; i < (unsigned int)argc; i++) {
+		const char *a = argv[i];
+
+		if (!opts_done && (!strcmp(a, "-e") || !strcmp(a, "--enable"))) {
 			enable = true;
-			break;
-		case 'f':
-			ret = kp_defs_read(&d, optarg);
-			if (ret)
+		} else if (!opts_done && (!strcmp(a, "-f") || !strcmp(a, "--file"))) {
+			if (++i == (unsigned int)argc) {
+				fprintf(stderr, "kpmod: add: %s needs a FILE\n", a);
+				ret = KP_EXIT_USAGE;
 				goto out;
-			break;
-		default:
-			ret = KP_EXIT_USAGE;
-			goto out;
-		}
-	}
-	for (; optind < argc; optind++) {
-		if (!strcmp(argv[optind], "-"))
+			}
+			ret = kp_defs_read(&d, argv[i]);
+		} else if (!opts_done && !strncmp(a, "--file=", 7)) {
+			ret = kp_defs_read(&d, a + 7);
+		} else if (!opts_done && !strcmp(a, "--")) {
+			opts_done = true;
+		} else if (!strcmp(a, "-")) {
 			ret = kp_defs_read(&d, "-");
-		else if (kp_defs_push(&d, argv[optind]))
+		} else if (!opts_done && a[0] == '-' && a[1] != ':') {
+			fprintf(stderr, "kpmod: add: unknown option '%s' (definitions that start with '-' go after --)\n",
+				a);
+			ret = KP_EXIT_USAGE;
+		} else if (kp_defs_push(&d, a)) {
 			ret = KP_EXIT_ERROR;
+		}
 		if (ret)
 			goto out;
 	}

@@ -70,7 +70,13 @@ expect_rc 5 kpmod del myprobe
 expect_grep "probe is enabled"
 expect_rc 5 kpmod clear
 expect_rc 0 kpmod disable all
-expect_rc 0 kpmod del myprobe kprobes/myret '-:grp2/deep'
+expect_rc 0 kpmod del myprobe kprobes/myret
+expect_rc 0 kpmod add '-:grp2/deep'
+kpmod list | grep -q deep && fail "add -: did not delete"
+expect_rc 0 kpmod add 'p:gone_soon vfs_read'
+expect_rc 0 kpmod del '-:gone_soon'
+expect_rc 2 kpmod add -x
+expect_grep "unknown option '-x'"
 expect_rc 0 kpmod add --enable 'p:on vfs_read'
 expect_rc 0 kpmod enable 'kprobes/*'
 expect_rc 0 kpmod disable 'kprobes/*'

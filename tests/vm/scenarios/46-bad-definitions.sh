@@ -32,7 +32,7 @@ awk -v seed="$seed" 'BEGIN {
 [ "$(wc -l </tmp/bad.defs)" -eq 200 ] || fail "generator made $(wc -l </tmp/bad.defs) lines"
 accepted=0 refused=0
 while IFS= read -r d; do
-	kpmod add "$d" >/tmp/o 2>&1
+	kpmod add -- "$d" >/tmp/o 2>&1
 	rc=$?
 	case $rc in
 	0) accepted=$((accepted + 1)) ;;

@@ -7,11 +7,16 @@
 # make demo            boots a kernel and shows kpmod working in it
 # make bench           benchmarks against kprobe_events in one booted guest
 # make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
+# make check-matrix    every VM scenario on 5.10, 6.1, 6.12 x x86_64, arm64
+# make dkms-install    copies the module sources to /usr/src/kpmod-VERSION and
+#                      runs dkms add/build/install for every installed kernel
+#                      with headers (KERNELS="R1 R2" to choose); dkms-remove undoes it
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
-.PHONY: all module userspace unit check demo bench lint clean
+.PHONY: all module userspace unit check demo bench lint clean check-matrix \
+	dkms-install dkms-remove
 
 all: module userspace
 
@@ -36,6 +41,32 @@ bench:
 # checkpatch --strict and sparse; also part of `make check`.
 lint:
 	tests/lint
+
+check-matrix:
+	tests/check-matrix
+
+DKMS_SRC := /usr/src/kpmod-$(VERSION)
+# Installed kernels that have headers to build against.
+KERNELS ?= $(notdir $(patsubst %/build/,%,$(wildcard /lib/modules/*/build/)))
+
+dkms-install:
+	@test -n "$(KERNELS)" || { echo "no kernel headers installed in /lib/modules/*/build" >&2; exit 1; }
+	-@dkms remove kpmod/$(VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild VERSION module uapi $(DKMS_SRC)/
+	find $(DKMS_SRC)/module \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name 'modules.order' -o -name 'Module.symvers' \) -delete
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	dkms add kpmod/$(VERSION)
+	set -e; for k in $(KERNELS); do \
+		dkms build kpmod/$(VERSION) -k $$k; \
+		dkms install kpmod/$(VERSION) -k $$k; \
+	done
+
+dkms-remove:
+	-dkms remove kpmod/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -30,4 +30,13 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 #define kpmod_kretprobe_retaddr(ri)	((unsigned long)(ri)->ret_addr)
 #endif
 
+/*
+ * 5.11 renamed nla_strlcpy() to nla_strscpy() (returning -E2BIG on
+ * truncation instead of the source length; callers here ignore it).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#include <net/netlink.h>
+#define nla_strscpy(dst, nla, size)	((void)nla_strlcpy(dst, nla, size))
+#endif
+
 #endif /* _KPMOD_COMPAT_H */

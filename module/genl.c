@@ -6,6 +6,7 @@
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/slab.h>

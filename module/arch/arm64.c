@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* arm64 specifics: the only file of the module that knows this arch. */
 #include <linux/ptrace.h>
+#include <linux/thread_info.h>
+#include <linux/uaccess.h>
 
 #include "../arch.h"
 #include "../kpmod.h"
@@ -29,14 +31,30 @@ unsigned long kpmod_arch_reg(struct pt_regs *regs, unsigned int reg)
 	}
 }
 
-unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n)
-{
-	return regs_get_kernel_argument(regs, n - 1);
-}
-
+/*
+ * The kernel's regs_get_kernel_stack_nth() is not exported on arm64: the
+ * same check (the slot lies in the THREAD_SIZE-aligned stack the stack
+ * pointer is in), with a read that cannot fault.
+ */
 unsigned long kpmod_arch_stack(struct pt_regs *regs, unsigned int n)
 {
-	return regs_get_kernel_stack_nth(regs, n);
+	unsigned long sp = kernel_stack_pointer(regs);
+	unsigned long addr = sp + (unsigned long)n * sizeof(unsigned long);
+	unsigned long val;
+
+	if ((addr & ~(THREAD_SIZE - 1)) != (sp & ~(THREAD_SIZE - 1)))
+		return 0;
+	if (copy_from_kernel_nofault(&val, (void *)addr, sizeof(val)))
+		return 0;
+	return val;
+}
+
+/* AAPCS64: the first eight arguments in x0-x7, the rest on the stack. */
+unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n)
+{
+	if (n <= 8)
+		return regs->regs[n - 1];
+	return kpmod_arch_stack(regs, n - 9);
 }
 
 unsigned long kpmod_arch_sp(struct pt_regs *regs)

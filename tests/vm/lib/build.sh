@@ -2,11 +2,20 @@
 # Builds what goes into the guest: the module for the guest's kernel, a
 # static kpmod for the guest's arch, and the initramfs holding both.
 
+# cross_env ARCH KDIR: make variables for building against KDIR.  Debian's
+# headers name the compiler their kernel was built with (gcc-10 for 5.10);
+# when that one is not installed, the host's default gcc is used instead.
 cross_env() {
+	local cross='' want
 	case "$1" in
 	x86_64) echo "ARCH=x86_64" ;;
-	arm64) echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
+	arm64) cross=aarch64-linux-gnu-; echo "ARCH=arm64 CROSS_COMPILE=$cross" ;;
 	esac
+	want=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/\1/p' "$2/.kernelvariables" 2>/dev/null)
+	if [ -n "$want" ] && ! command -v "$cross$want" >/dev/null; then
+		log "$cross$want (the compiler of $(basename "$2")) is not installed: using ${cross}gcc"
+		echo "CC=${cross}gcc"
+	fi
 }
 
 # build_module ARCH KDIR OUT: copies the module sources to OUT and builds
@@ -16,7 +25,7 @@ build_module() {
 	mkdir -p "$out"
 	cp -r "$top/Kbuild" "$top/VERSION" "$top/module" "$top/uapi" "$out/"
 	# shellcheck disable=SC2046
-	make -s -C "$kdir" M="$out" $(cross_env "$arch") modules >&2 ||
+	make -s -C "$kdir" M="$out" $(cross_env "$arch" "$kdir") modules >&2 ||
 		die "module build against $kdir failed"
 	[ -f "$out/module/kpmod.ko" ] || die "no kpmod.ko built"
 }
@@ -28,23 +37,31 @@ build_extra_module() {
 	b=$(mktemp -d "$work/xmod.XXXXXX")
 	cp -r "$src"/. "$b/"
 	# shellcheck disable=SC2046
-	make -s -C "$kdir" M="$b" $(cross_env "$arch") modules >&2 ||
+	make -s -C "$kdir" M="$b" $(cross_env "$arch" "$kdir") modules >&2 ||
 		die "extra module build from $src failed"
 	cp "$b"/*.ko "$out/"
 }
 
 # build_cli ARCH OUT: a static kpmod for ARCH at OUT/userspace/kpmod, and
-# the in-guest test tools at OUT/tests/vm/tools.
+# the in-guest test tools at OUT/tests/vm/tools.  For another arch, libnl
+# comes from that arch's packages unpacked under NL_SYSROOT (fetch_libnl).
 build_cli() {
-	local arch=$1 out=$2 cc=cc
+	local arch=$1 out=$2 cc=cc pc=pkg-config
 	mkdir -p "$out/tests/vm"
 	cp -r "$top/userspace" "$top/uapi" "$top/VERSION" "$out/"
 	cp -r "$top/tests/vm/tools" "$out/tests/vm/"
 	make -s -C "$out/userspace" clean >/dev/null
 	make -s -C "$out/tests/vm/tools" clean >/dev/null
-	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
-	{ make -s -C "$out/userspace" STATIC=1 CC="$cc" kpmod &&
-	  make -s -C "$out/tests/vm/tools" CC="$cc"; } 2>"$out/cli-build.log" ||
+	if [ "$arch" = arm64 ]; then
+		cc=aarch64-linux-gnu-gcc
+		fetch_libnl "$arch"
+		pc=$out/pkg-config
+		printf '#!/bin/sh\nPKG_CONFIG_LIBDIR=%s PKG_CONFIG_SYSROOT_DIR=%s exec pkg-config "$@"\n' \
+			"$NL_SYSROOT/usr/lib/aarch64-linux-gnu/pkgconfig" "$NL_SYSROOT" >"$pc"
+		chmod +x "$pc"
+	fi
+	{ make -s -C "$out/userspace" STATIC=1 CC="$cc" PKG_CONFIG="$pc" kpmod &&
+	  make -s -C "$out/tests/vm/tools" CC="$cc" PKG_CONFIG="$pc"; } 2>"$out/cli-build.log" ||
 		{ cat "$out/cli-build.log" >&2; die "static kpmod or test tool build failed"; }
 }
 

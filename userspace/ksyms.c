@@ -82,8 +82,12 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 			continue;
 		if (s.addr)
 			nonzero = 1;
-		/* Absolute symbols (per-CPU offsets and the like) are not code. */
-		if (s.type == 'a' || s.type == 'A')
+		/*
+		 * Absolute symbols (per-CPU offsets and the like) are not code;
+		 * ELF mapping symbols ($x, $d on arm64) alias real ones, and
+		 * the kernel's own lookup skips them too.
+		 */
+		if (s.type == 'a' || s.type == 'A' || s.name[0] == '$')
 			continue;
 		if (n == cap) {
 			struct kp_sym *m;

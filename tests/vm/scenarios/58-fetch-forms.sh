@@ -3,9 +3,10 @@
 # checked; faults must be recorded, never taken.
 . "$KPMOD_LIB"
 load_kpmod
+# RA: where the return address is at function entry.
 case "$KPMOD_ARCH" in
-x86_64) A1=%di A2=%si SP=%sp ;;
-arm64) A1=%x0 A2=%x1 SP=%sp ;;
+x86_64) A1=%di A2=%si RA='+0(%sp)' ;;
+arm64) A1=%x0 A2=%x1 RA=%x30 ;;
 esac
 # Data symbols are in kallsyms only with CONFIG_KALLSYMS_ALL (not on
 # Debian's arm64 5.10 and 6.1).
@@ -13,7 +14,7 @@ AT=
 grep -q ' nr_cpu_ids$' /proc/kallsyms && AT='v=@nr_cpu_ids:u32'
 expect_rc 0 kpmod add --enable \
 	"p:kf/open do_sys_openat2 path=+0(\$arg2):ustring kpath=+0($A2):string c=\$comm i=\\1234 s=\\\"hi\" $AT st=\$stack0 sp=\$stack" \
-	"p:kf/rd vfs_read ret=+0($SP):symbol rs=+0($SP):symstr b=+0x44($A1):b4@0/32 arr=+0($A1):x8[4] f1=+0(+0(\$arg3)):x64 f2=+0(\$arg3):string" \
+	"p:kf/rd vfs_read ret=$RA:symbol rs=$RA:symstr b=+0x44($A1):b4@0/32 arr=+0($A1):x8[4] f1=+0(+0(\$arg3)):x64 f2=+0(\$arg3):string" \
 	"r:kf/ret do_sys_openat2 r=\$retval:s32 a1=\$arg1:s32 p=+0(\$arg2):ustring" \
 	"p:kf/pg find_task_by_vpid nr=\$arg1:s32 strs=+0(\$stack):string[2] u=+u0(\$stack):x32"
 kpmod trace >/tmp/t.txt 2>/tmp/t.err &

@@ -31,13 +31,31 @@ struct kp_defs {
 	unsigned int n;
 };
 
+/*
+ * kallsyms, read on the first lookup only: reading it costs the kernel
+ * formatting every symbol, and a deletion or a definition refused for its
+ * syntax needs none.
+ */
+struct kp_lazy_ksyms {
+	struct kp_ksyms ks;
+	int state;		/* 0: not read yet, 1: read, -1: unavailable */
+};
+
 /* The parser's resolver: kallsyms, with the kernel's uniqueness check. */
 static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 {
-	const struct kp_ksyms *k = ctx;
+	struct kp_lazy_ksyms *lk = ctx;
+	const struct kp_ksyms *k = &lk->ks;
 	size_t i, found = 0;
 
-	if (!k || kp_ksyms_addr(k, sym, NULL, addr))
+	if (!lk->state) {
+		/* Without kallsyms the module still checks the probed symbol. */
+		lk->state = !kp_ksyms_load_file(&lk->ks, NULL) &&
+			    !kp_ksyms_zeroed(&lk->ks) ? 1 : -1;
+	}
+	if (lk->state < 0)
+		return KP_RESOLVE_UNAVAIL;
+	if (kp_ksyms_addr(k, sym, NULL, addr))
 		return KP_RESOLVE_NONE;
 	for (i = 0; i < k->nsyms && found < 2; i++)
 		if (!k->syms[i].mod && !strcmp(k->syms[i].name, sym))
@@ -269,11 +287,11 @@ int kp_cmd_add(int argc, char **argv)
 {
 	const struct kp_arch *arch;
 	struct kp_defs d = { 0 };
-	struct kp_ksyms ks = { 0 };
+	struct kp_lazy_ksyms lk = { 0 };
 	struct kp_status st;
 	struct kp_parse_err pe;
 	struct kp_nl nl;
-	bool enable = false, have_syms, opts_done = false;
+	bool enable = false, opts_done = false;
 	unsigned int i;
 	int ret = 0;
 
@@ -325,13 +343,11 @@ int kp_cmd_add(int argc, char **argv)
 		ret = KP_EXIT_MISMATCH;
 		goto close;
 	}
-	have_syms = !kp_ksyms_load_file(&ks, NULL) && !kp_ksyms_zeroed(&ks);
 	for (i = 0; i < d.n; i++) {
 		struct kp_def_item *it = &d.items[i];
 
-		/* Without kallsyms the module still checks the probed symbol. */
-		if (kp_parse_def(it->text, arch, have_syms ? kp_resolve : NULL,
-				 have_syms ? &ks : NULL, &it->op, &it->def, &pe)) {
+		if (kp_parse_def(it->text, arch, kp_resolve, &lk, &it->op,
+				 &it->def, &pe)) {
 			kp_format_parse_err(stderr, it->text, &pe);
 			ret = KP_EXIT_DEF_BASE + pe.code;
 			goto close;
@@ -339,7 +355,7 @@ int kp_cmd_add(int argc, char **argv)
 	}
 	ret = kp_apply(&nl, &d, enable);
 close:
-	kp_ksyms_free(&ks);
+	kp_ksyms_free(&lk.ks);
 	kp_nl_close(&nl);
 out:
 	kp_defs_free(&d);

@@ -216,6 +216,12 @@ int kp_cmd_trace(int argc, char **argv)
 	ret = kp_parse_opts("trace", argc, argv, &o, false, true);
 	if (ret)
 		return ret;
+	/*
+	 * Catch SIGINT before attaching: a script that starts a reader with
+	 * '&' (SIGINT ignored until we catch it) and stops it once the rings
+	 * are open must not have its signal lost while symbols load.
+	 */
+	kp_catch_signals();
 	ret = kp_live_open(&lv, "trace", true);
 	if (ret)
 		return ret;
@@ -224,7 +230,6 @@ int kp_cmd_trace(int argc, char **argv)
 		kp_live_close(&lv);
 		return KP_EXIT_ERROR;
 	}
-	kp_catch_signals();
 	ret = kp_trace_loop(&lv, &o, out);
 	if (out != stdout)
 		fclose(out);
@@ -303,6 +308,7 @@ int kp_cmd_record(int argc, char **argv)
 		fprintf(stderr, "kpmod: record: writes binary records; use kpmod report --json\n");
 		return KP_EXIT_USAGE;
 	}
+	kp_catch_signals();	/* before attaching, as trace does */
 	ret = kp_live_open(&lv, "record", false);
 	if (ret)
 		return ret;
@@ -320,7 +326,6 @@ int kp_cmd_record(int argc, char **argv)
 		ret = KP_EXIT_ERROR;
 		goto out;
 	}
-	kp_catch_signals();
 	deadline = o.duration ? kp_now_ns() + o.duration * 1e9 : 0;
 	for (;;) {
 		bool last = kp_stop || (deadline && kp_now_ns() >= deadline);

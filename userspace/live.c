@@ -22,6 +22,8 @@ void kp_catch_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kp_on_signal;
+	/* Restart netlink and file I/O; poll() in kp_wait still returns EINTR. */
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -931,7 +931,7 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 			n = pc->resolve(def->symbol, &a, pc->rctx);
 			if (n == KP_RESOLVE_MULTI)
 				return ERR(pc, NON_UNIQ_SYMBOL, 0);
-			if (n != KP_RESOLVE_OK)
+			if (n != KP_RESOLVE_OK && n != KP_RESOLVE_UNAVAIL)
 				return ERR(pc, BAD_PROBE_ADDR, 0);
 		}
 	}

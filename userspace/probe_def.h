@@ -167,11 +167,14 @@ struct kp_parse_err {
 /*
  * Symbol resolver for @SYM (and the probed SYM, unless MOD:SYM): stores
  * the address of @sym and returns KP_RESOLVE_OK, KP_RESOLVE_MULTI (found
- * more than once, @addr is the first), or KP_RESOLVE_NONE.
+ * more than once, @addr is the first), KP_RESOLVE_NONE, or
+ * KP_RESOLVE_UNAVAIL (no symbol table: as with no resolver, the probed
+ * symbol is left to the module and @SYM is refused).
  */
 #define KP_RESOLVE_OK		0
 #define KP_RESOLVE_NONE		(-1)
 #define KP_RESOLVE_MULTI	1
+#define KP_RESOLVE_UNAVAIL	2
 typedef int (*kp_resolve_fn)(const char *sym, uint64_t *addr, void *ctx);
 
 enum kp_def_op { KP_DEF_ADD, KP_DEF_DEL };

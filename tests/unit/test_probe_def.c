@@ -44,6 +44,15 @@ static int test_resolve(const char *sym, uint64_t *addr, void *ctx)
 	return KP_RESOLVE_NONE;
 }
 
+/* A resolver that has no symbol table (kallsyms unreadable or zeroed). */
+static int unavail_resolve(const char *sym, uint64_t *addr, void *ctx)
+{
+	(void)sym;
+	(void)addr;
+	(void)ctx;
+	return KP_RESOLVE_UNAVAIL;
+}
+
 static struct kp_probe_def def;
 static struct kp_parse_err perr;
 static enum kp_def_op op;
@@ -474,6 +483,14 @@ START_TEST(memory_and_symbols)
 	/* ... and the probed symbol is not checked */
 	ck_assert_int_eq(kp_parse_def("p nosuch", x86(), NULL, NULL, &op, &def,
 				      &perr), 0);
+	/* a resolver without a symbol table behaves the same */
+	ck_assert_int_eq(kp_parse_def("p vfs_read @_sdata", x86(), unavail_resolve,
+				      NULL, &op, &def, &perr), -1);
+	ck_assert_int_eq(perr.code, KP_E_UNKNOWN_SYMBOL);
+	ck_assert_uint_eq(perr.pos, 12);
+	ck_assert_int_eq(kp_parse_def("p nosuch", x86(), unavail_resolve, NULL,
+				      &op, &def, &perr), 0);
+	ck_assert_str_eq(def.symbol, "nosuch");
 }
 END_TEST
 

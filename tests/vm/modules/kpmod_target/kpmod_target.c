@@ -10,6 +10,9 @@
 
 static const char kpmod_target_tag[] = "kpmod-target";
 
+/* Global, not static, so it keeps its name and signature for the probe. */
+int kpmod_target_poke(unsigned int n, const char *tag);
+
 noinline int kpmod_target_poke(unsigned int n, const char *tag)
 {
 	/* Something the compiler cannot drop, so the call stays a call. */

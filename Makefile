@@ -11,12 +11,13 @@
 # make dkms-install    copies the module sources to /usr/src/kpmod-VERSION and
 #                      runs dkms add/build/install for every installed kernel
 #                      with headers (KERNELS="R1 R2" to choose); dkms-remove undoes it
+# make deb             kpmod-dkms_VERSION_all.deb and kpmod_VERSION_ARCH.deb
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module userspace unit check demo bench lint clean check-matrix \
-	dkms-install dkms-remove
+	dkms-install dkms-remove deb
 
 all: module userspace
 
@@ -53,11 +54,7 @@ dkms-install:
 	@test -n "$(KERNELS)" || { echo "no kernel headers installed in /lib/modules/*/build" >&2; exit 1; }
 	-@dkms remove kpmod/$(VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)
-	cp -r Kbuild VERSION module uapi $(DKMS_SRC)/
-	find $(DKMS_SRC)/module \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
-		-o -name '.*.cmd' -o -name 'modules.order' -o -name 'Module.symvers' \) -delete
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	pkg/dkms-src $(DKMS_SRC)
 	dkms add kpmod/$(VERSION)
 	set -e; for k in $(KERNELS); do \
 		dkms build kpmod/$(VERSION) -k $$k; \
@@ -67,6 +64,9 @@ dkms-install:
 dkms-remove:
 	-dkms remove kpmod/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+deb:
+	pkg/mkdeb
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -22,8 +22,7 @@ cross_env() {
 # OUT/module/kpmod.ko there, as DKMS would, leaving the work tree alone.
 build_module() {
 	local arch=$1 kdir=$2 out=$3
-	mkdir -p "$out"
-	cp -r "$top/Kbuild" "$top/VERSION" "$top/module" "$top/uapi" "$out/"
+	"$top/pkg/dkms-src" "$out"
 	# shellcheck disable=SC2046
 	make -s -C "$kdir" M="$out" $(cross_env "$arch" "$kdir") modules >&2 ||
 		die "module build against $kdir failed"

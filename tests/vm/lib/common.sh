@@ -16,6 +16,12 @@ deb_arch() {
 	esac
 }
 
+# closing_counts LOG: "P F S" from LOG's last "P passed, F failed, S skipped"
+# line, the closing line every test runner here prints; nothing if none.
+closing_counts() {
+	sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$1" | tail -n 1
+}
+
 # need_cmd CMD PACKAGE: installs PACKAGE when CMD is missing and we are root.
 need_pkgs() {
 	local missing=() p

@@ -7,6 +7,7 @@
 #ifndef _KPMOD_ARCH_H
 #define _KPMOD_ARCH_H
 
+#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 
 const char *kpmod_arch_name(void);
@@ -18,5 +19,12 @@ unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n);
 unsigned long kpmod_arch_stack(struct pt_regs *regs, unsigned int n);
 unsigned long kpmod_arch_sp(struct pt_regs *regs);
 unsigned long kpmod_arch_retval(struct pt_regs *regs);
+/*
+ * The pre-handler of a site's anchor (site.c) at the ftrace call @kp->addr:
+ * when the call was reached through a stale breakpoint rather than through
+ * ftrace, resumes after the call and returns 1 so the kernel does not
+ * single-step a kprobe that has no instruction copy; otherwise returns 0.
+ */
+int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs);
 
 #endif /* _KPMOD_ARCH_H */

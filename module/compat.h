@@ -1,32 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel API differences between the supported kernels (5.10 .. 6.12), in
- * one place, keyed on LINUX_VERSION_CODE.  Nothing else in the module tests
- * the kernel version.
+ * Kernel API differences between the kernels kpmod builds for, in one
+ * place.  Each KPMOD_HAVE_* comes from a feature probe of the target's
+ * headers in Kbuild, not from its version number: kernels between the
+ * tested ones (5.11..5.17: Ubuntu 22.04's 5.15, RHEL 9's 5.14) and vendor
+ * backports get what their headers actually offer.
  */
 #ifndef _KPMOD_COMPAT_H
 #define _KPMOD_COMPAT_H
 
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
-#include <linux/version.h>
+#include <net/netlink.h>
 
 /* 6.3 made vm_flags read-only behind accessors. */
 static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef KPMOD_HAVE_VM_FLAGS_CLEAR
 	vm_flags_clear(vma, VM_MAYWRITE);
 #else
 	vma->vm_flags &= ~VM_MAYWRITE;
 #endif
 }
 
-/* 5.11 reworked kretprobe instances (and 5.18 moved them onto rethook). */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+/*
+ * 5.11 put kretprobe instances behind get_kretprobe(); 5.18 moved the
+ * return address into the rethook node, behind get_kretprobe_retaddr().
+ */
+#ifdef KPMOD_HAVE_GET_KRETPROBE
 #define kpmod_kretprobe_of(ri)		get_kretprobe(ri)
-#define kpmod_kretprobe_retaddr(ri)	get_kretprobe_retaddr(ri)
 #else
 #define kpmod_kretprobe_of(ri)		((ri)->rp)
+#endif
+#ifdef KPMOD_HAVE_GET_KRETPROBE_RETADDR
+#define kpmod_kretprobe_retaddr(ri)	get_kretprobe_retaddr(ri)
+#else
 #define kpmod_kretprobe_retaddr(ri)	((unsigned long)(ri)->ret_addr)
 #endif
 
@@ -34,9 +43,15 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
  * 5.11 renamed nla_strlcpy() to nla_strscpy() (returning -E2BIG on
  * truncation instead of the source length; callers here ignore it).
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-#include <net/netlink.h>
+#ifndef KPMOD_HAVE_NLA_STRSCPY
 #define nla_strscpy(dst, nla, size)	((void)nla_strlcpy(dst, nla, size))
+#endif
+
+/* 5.11 gave ftrace callbacks a struct ftrace_regs instead of pt_regs. */
+#ifdef KPMOD_HAVE_FTRACE_REGS
+#define kpmod_ftrace_regs	ftrace_regs
+#else
+#define kpmod_ftrace_regs	pt_regs
 #endif
 
 #endif /* _KPMOD_COMPAT_H */

@@ -15,10 +15,20 @@
 #include "kpmod.h"
 #include "ring.h"
 
+/*
+ * The rings hold kernel addresses and data: the same right as the control,
+ * checked on every operation, not only at open, so a file passed to a
+ * process without it (SCM_RIGHTS, an inherited descriptor after a
+ * privilege drop) attaches and maps nothing.
+ */
+static bool kpmod_dev_allowed(void)
+{
+	return capable(CAP_SYS_ADMIN);
+}
+
 static int kpmod_dev_open(struct inode *inode, struct file *file)
 {
-	/* The rings hold kernel addresses and data: same right as the control. */
-	if (!capable(CAP_SYS_ADMIN))
+	if (!kpmod_dev_allowed())
 		return -EPERM;
 	file->private_data = NULL;
 	return nonseekable_open(inode, file);
@@ -65,6 +75,8 @@ out:
 static long kpmod_dev_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
+	if (!kpmod_dev_allowed())
+		return -EPERM;
 	switch (cmd) {
 	case KPMOD_IOC_ATTACH:
 		return kpmod_dev_attach(file, (u32 __user *)arg);
@@ -84,6 +96,8 @@ static int kpmod_dev_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long len = vma->vm_end - vma->vm_start;
 	unsigned long pages = ring ? ring->area_size >> PAGE_SHIFT : 0;
 
+	if (!kpmod_dev_allowed())
+		return -EPERM;
 	if (!ring)
 		return -EINVAL;
 	if (vma->vm_pgoff >= pages || (len >> PAGE_SHIFT) > pages - vma->vm_pgoff)
@@ -103,6 +117,11 @@ static __poll_t kpmod_dev_poll(struct file *file, poll_table *wait)
 	if (!ring)
 		return EPOLLERR;
 	poll_wait(file, &ring->wq, wait);
+	/*
+	 * Pairs with the barrier in kpmod_ring_commit(): the tail this reader
+	 * published before polling is seen there, or the new head is seen here.
+	 */
+	smp_mb();
 	return kpmod_ring_readable(ring) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 

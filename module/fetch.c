@@ -291,28 +291,40 @@ static void kpmod_put(u8 *slot, u64 v, unsigned int size)
 	}
 }
 
+/* Bytes read at a time: never across a page, so a fault is the string's own. */
+#define KPMOD_STRING_CHUNK	64
+
 /*
  * Copies a NUL-terminated string of at most @room bytes (NUL included, cut
  * to fit) to @dst; returns its length with the NUL, or -EFAULT.  Modules
- * get no strncpy_*_nofault, so read in chunks that never cross a page: a
- * fault then means the string itself runs into an unmapped page.
+ * get no strncpy_*_nofault, so it is read in chunks that never cross a
+ * page, through a buffer on the stack: only the string's own bytes reach
+ * @dst (a mapped ring), never what follows it in memory ($comm is 16
+ * bytes inside task_struct, whose next fields are kernel pointers).
  */
 static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long room)
 {
+	char chunk[KPMOD_STRING_CHUNK];
 	long done = 0;
 
 	while (done < room) {
-		long chunk = min_t(long, room - done,
-				   PAGE_SIZE - ((addr + done) & ~PAGE_MASK));
+		long n = min_t(long, room - done,
+			       PAGE_SIZE - ((addr + done) & ~PAGE_MASK));
 		const char *nul;
 
-		chunk = min_t(long, chunk, 64);
-		if (kpmod_read(user, dst + done, addr + done, chunk))
+		n = min_t(long, n, sizeof(chunk));
+		if (kpmod_read(user, chunk, addr + done, n)) {
+			/* Not part of any record: leave nothing of it behind. */
+			memset(dst, 0, done);
 			return -EFAULT;
-		nul = memchr(dst + done, '\0', chunk);
-		if (nul)
-			return nul - dst + 1;
-		done += chunk;
+		}
+		nul = memchr(chunk, '\0', n);
+		if (nul) {
+			memcpy(dst + done, chunk, nul - chunk + 1);
+			return done + (nul - chunk) + 1;
+		}
+		memcpy(dst + done, chunk, n);
+		done += n;
 	}
 	dst[room - 1] = '\0';
 	return room;
@@ -331,7 +343,7 @@ static int kpmod_fetch_string(bool user, unsigned long addr, u32 *loc,
 	len = kpmod_copy_string(user, (char *)ctx->dyn, addr, room);
 	if (len < 0)
 		return -EFAULT;
-	*loc = ((u32)len << 16) | (u32)(ctx->dyn - ctx->rec);
+	*loc = KPMOD_DATA_LOC(len, ctx->dyn - ctx->rec);
 	ctx->dyn += len;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
@@ -16,6 +17,7 @@
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
+#include "site.h"
 
 static struct genl_family kpmod_genl_family;
 
@@ -28,6 +30,16 @@ static const struct nla_policy kpmod_arg_policy[KPMOD_ARG_A_MAX + 1] = {
 	[KPMOD_ARG_A_DATA] = { .type = NLA_BINARY, .len = KPMOD_MAX_IMM_STR },
 	[KPMOD_ARG_A_OFFSET] = { .type = NLA_U32 },
 	[KPMOD_ARG_A_SIZE] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy kpmod_sel_policy[KPMOD_SEL_A_MAX + 1] = {
+	[KPMOD_SEL_A_GROUP] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_NAME_LEN - 1 },
+	[KPMOD_SEL_A_EVENT] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_NAME_LEN - 1 },
+};
+
+/* struct kprobe's offset is an unsigned int: a larger one must not wrap. */
+static struct netlink_range_validation kpmod_offset_range = {
+	.max = KPMOD_MAX_OFFSET,
 };
 
 /*
@@ -51,7 +63,7 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_PROBE_KIND] = NLA_POLICY_RANGE(NLA_U32, KPMOD_PROBE_ENTRY, KPMOD_PROBE_RETURN),
 	[KPMOD_A_PROBE_SYMBOL] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_SYMBOL_LEN - 1 },
 	[KPMOD_A_PROBE_MODULE] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_MODULE_LEN - 1 },
-	[KPMOD_A_PROBE_OFFSET] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_OFFSET] = NLA_POLICY_FULL_RANGE(NLA_U64, &kpmod_offset_range),
 	[KPMOD_A_PROBE_ADDR] = { .type = NLA_U64 },
 	[KPMOD_A_PROBE_MAXACTIVE] = NLA_POLICY_MAX(NLA_U32, KPMOD_MAX_MAXACTIVE),
 	[KPMOD_A_PROBE_DEFINITION] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_DEF_LEN - 1 },
@@ -64,35 +76,36 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_PROBE_ADDRESS] = { .type = NLA_U64 },
 	[KPMOD_A_PROBE_ARGS_SIZE] = { .type = NLA_U32 },
 	[KPMOD_A_ARG] = { .type = NLA_NESTED },
+	[KPMOD_A_NR_POSSIBLE_CPUS] = { .type = NLA_U32 },
+	[KPMOD_A_NR_SITES] = { .type = NLA_U32 },
+	[KPMOD_A_BUF_LIMIT] = { .type = NLA_U64 },
+	[KPMOD_A_SITE_TRAPS] = { .type = NLA_U64 },
+	[KPMOD_A_PROBE_SELECT] = NLA_POLICY_NESTED_ARRAY(kpmod_sel_policy),
+	/* Only inside PROBE_SELECT, whose policy checks it. */
+	[KPMOD_A_SELECTOR] = { .type = NLA_REJECT },
 };
 
 /*
  * GENL_ADMIN_PERM only asks for CAP_NET_ADMIN; reading kernel memory
- * through probes is CAP_SYS_ADMIN's business, as for kprobe_events.
+ * through probes is CAP_SYS_ADMIN's business, as for kprobe_events.  Both
+ * in the initial user namespace (netlink_capable()).
  */
 static bool kpmod_genl_allowed(struct sk_buff *skb, struct genl_info *info)
 {
 	if (netlink_capable(skb, CAP_SYS_ADMIN))
 		return true;
-	GENL_SET_ERR_MSG(info, "kpmod requires CAP_SYS_ADMIN");
+	GENL_SET_ERR_MSG(info, "kpmod requires CAP_SYS_ADMIN as well as CAP_NET_ADMIN");
 	return false;
 }
 
-static int kpmod_genl_reply_u32(struct genl_info *info, u8 cmd, int attr, u32 v)
+/* As kprobe_events: no probe is registered or armed under lockdown. */
+static int kpmod_genl_lockdown(struct genl_info *info)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	int ret = security_locked_down(LOCKDOWN_KPROBES);
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &kpmod_genl_family, 0, cmd);
-	if (!hdr || nla_put_u32(msg, attr, v)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	if (ret)
+		GENL_SET_ERR_MSG(info, "kernel lockdown (confidentiality) forbids kprobes");
+	return ret;
 }
 
 static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
@@ -117,12 +130,17 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, KPMOD_A_UAPI_VERSION, KPMOD_UAPI_VERSION) ||
 	    nla_put_string(msg, KPMOD_A_ARCH, kpmod_arch_name()) ||
 	    nla_put_string(msg, KPMOD_A_KERNEL_RELEASE, init_utsname()->release) ||
-	    nla_put_u32(msg, KPMOD_A_NR_CPUS, num_possible_cpus()) ||
+	    nla_put_u32(msg, KPMOD_A_NR_CPUS, nr_cpu_ids) ||
+	    nla_put_u32(msg, KPMOD_A_NR_POSSIBLE_CPUS, num_possible_cpus()) ||
 	    nla_put_u32(msg, KPMOD_A_NR_ONLINE_CPUS, num_online_cpus()) ||
 	    nla_put_u32(msg, KPMOD_A_NR_PROBES, kpmod_nr_probes()) ||
 	    nla_put_u32(msg, KPMOD_A_MAX_PROBES, kpmod_max_probes) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_BUF_SIZE, kpmod_rings_size(), KPMOD_A_UNSPEC) ||
-	    nla_put_u32(msg, KPMOD_A_BUF_MODE, kpmod_rings_mode())) {
+	    nla_put_u32(msg, KPMOD_A_BUF_MODE, kpmod_rings_mode()) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_BUF_LIMIT, kpmod_rings_limit(), KPMOD_A_UNSPEC) ||
+	    nla_put_u32(msg, KPMOD_A_NR_SITES, kpmod_nr_sites()) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_SITE_TRAPS, kpmod_site_traps_caught(),
+			      KPMOD_A_UNSPEC)) {
 		mutex_unlock(&kpmod_lock);
 		goto too_big;
 	}
@@ -304,110 +322,270 @@ fail:
 	return ret;
 }
 
+/*
+ * The reply is built before anything is registered and sent under the
+ * lock: if it cannot be sent, the probe is removed again before anyone can
+ * see it, so an error always means nothing was added.
+ */
 static int kpmod_genl_probe_add(struct sk_buff *skb, struct genl_info *info)
 {
 	struct kpmod_probe *p;
-	u32 id;
+	struct sk_buff *msg;
+	void *hdr;
 	int ret;
 
 	if (!kpmod_genl_allowed(skb, info))
 		return -EPERM;
+	ret = kpmod_genl_lockdown(info);
+	if (ret)
+		return ret;
 	ret = kpmod_genl_parse_probe(info, &p);
 	if (ret)
 		return ret;
+	msg = genlmsg_new(nla_total_size(sizeof(u32)), GFP_KERNEL);
+	if (!msg) {
+		kpmod_probe_free(p);
+		return -ENOMEM;
+	}
+	hdr = genlmsg_put_reply(msg, info, &kpmod_genl_family, 0, KPMOD_CMD_PROBE_ADD);
+	if (!hdr) {
+		nlmsg_free(msg);
+		kpmod_probe_free(p);
+		return -EMSGSIZE;
+	}
 
 	mutex_lock(&kpmod_lock);
 	ret = kpmod_probe_register(p, info->extack);
 	if (ret) {
 		mutex_unlock(&kpmod_lock);
+		nlmsg_free(msg);
 		kpmod_probe_free(p);
 		return ret;
 	}
 	if (info->attrs[KPMOD_A_PROBE_ENABLED]) {
 		ret = kpmod_probe_enable(p, true);
-		if (ret) {
+		if (ret)
 			GENL_SET_ERR_MSG(info, "registered, but could not enable: removed again");
-			kpmod_probe_delete(p, NULL);
-			mutex_unlock(&kpmod_lock);
-			return ret;
-		}
 	}
-	id = p->id;
-	mutex_unlock(&kpmod_lock);
-	return kpmod_genl_reply_u32(info, KPMOD_CMD_PROBE_ADD, KPMOD_A_PROBE_ID, id);
-}
-
-static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct kpmod_probe *p;
-	int ret;
-
-	if (!kpmod_genl_allowed(skb, info))
-		return -EPERM;
-	if (!info->attrs[KPMOD_A_PROBE_GROUP] || !info->attrs[KPMOD_A_PROBE_EVENT]) {
-		GENL_SET_ERR_MSG(info, "delete needs a group and an event name");
-		return -EINVAL;
-	}
-	mutex_lock(&kpmod_lock);
-	p = kpmod_probe_find(nla_data(info->attrs[KPMOD_A_PROBE_GROUP]),
-			     nla_data(info->attrs[KPMOD_A_PROBE_EVENT]));
-	if (!p) {
-		GENL_SET_ERR_MSG(info, "no such event");
-		ret = -ENOENT;
+	if (!ret && nla_put_u32(msg, KPMOD_A_PROBE_ID, p->id))
+		ret = -EMSGSIZE;
+	if (ret) {
+		nlmsg_free(msg);
 	} else {
-		ret = kpmod_probe_delete(p, info->extack);
+		genlmsg_end(msg, hdr);
+		ret = genlmsg_reply(msg, info);
+		if (ret)
+			GENL_SET_ERR_MSG(info, "could not send the reply: probe removed again");
+	}
+	if (ret) {
+		kpmod_probe_enable(p, false);
+		kpmod_probe_delete(p, NULL);
 	}
 	mutex_unlock(&kpmod_lock);
 	return ret;
 }
 
-static bool kpmod_genl_matches(struct kpmod_probe *p, struct genl_info *info)
-{
-	struct nlattr *g = info->attrs[KPMOD_A_PROBE_GROUP];
-	struct nlattr *e = info->attrs[KPMOD_A_PROBE_EVENT];
+/* One selector of a PROBE_SELECT: NULL group or event matches any. */
+struct kpmod_sel {
+	const char *group;
+	const char *event;
+	const struct nlattr *nla;	/* for errors */
+};
 
-	return (!g || !strcmp(p->group, nla_data(g))) &&
-	       (!e || !strcmp(p->event, nla_data(e)));
+/* An absent or empty name matches any (an empty nest would not survive). */
+static const char *kpmod_sel_name(const struct nlattr *nla)
+{
+	return nla && *(const char *)nla_data(nla) ? nla_data(nla) : NULL;
 }
 
-/* Enables or disables every matching probe, or none of them. */
-static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
-				  bool on)
+/* Parses KPMOD_A_PROBE_SELECT into a kmalloc'd array of @*n selectors. */
+static int kpmod_genl_parse_select(struct genl_info *info, bool need_name,
+				   struct kpmod_sel **out, unsigned int *n)
 {
-	struct kpmod_probe *p, *q;
-	unsigned int matched = 0;
-	int ret = 0;
+	struct nlattr *select = info->attrs[KPMOD_A_PROBE_SELECT];
+	struct nlattr *tb[KPMOD_SEL_A_MAX + 1];
+	struct kpmod_sel *sel;
+	struct nlattr *nest;
+	unsigned int i = 0;
+	int rem, ret;
+
+	*n = 0;
+	if (!select) {
+		GENL_SET_ERR_MSG(info, "name the probes (KPMOD_A_PROBE_SELECT)");
+		return -EINVAL;
+	}
+	nla_for_each_nested(nest, select, rem)
+		(*n)++;
+	if (!*n || *n > KPMOD_MAX_SELECTORS) {
+		NL_SET_ERR_MSG_ATTR(info->extack, select, "1 to 1024 selectors");
+		return -EINVAL;
+	}
+	sel = kcalloc(*n, sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		return -ENOMEM;
+	nla_for_each_nested(nest, select, rem) {
+		ret = nla_parse_nested(tb, KPMOD_SEL_A_MAX, nest, kpmod_sel_policy,
+				       info->extack);
+		if (ret) {
+			kfree(sel);
+			return ret;
+		}
+		sel[i].group = kpmod_sel_name(tb[KPMOD_SEL_A_GROUP]);
+		sel[i].event = kpmod_sel_name(tb[KPMOD_SEL_A_EVENT]);
+		sel[i].nla = nest;
+		if (need_name && !sel[i].event && !sel[i].group) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nest, "name the events to delete");
+			kfree(sel);
+			return -EINVAL;
+		}
+		i++;
+	}
+	*out = sel;
+	return 0;
+}
+
+static bool kpmod_sel_matches(const struct kpmod_sel *s, const struct kpmod_probe *p)
+{
+	return (!s->group || !strcmp(s->group, p->group)) &&
+	       (!s->event || !strcmp(s->event, p->event));
+}
+
+/* The first selector matching @p, or NULL. */
+static const struct kpmod_sel *kpmod_sel_find(const struct kpmod_sel *sel,
+					      unsigned int n,
+					      const struct kpmod_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (kpmod_sel_matches(&sel[i], p))
+			return &sel[i];
+	return NULL;
+}
+
+/*
+ * Every selector names something, and a bare event name one probe only.
+ * kpmod_lock held.
+ */
+static int kpmod_genl_check_select(struct genl_info *info,
+				   const struct kpmod_sel *sel, unsigned int n)
+{
+	struct kpmod_probe *p;
+	unsigned int i, count;
+
+	for (i = 0; i < n; i++) {
+		count = 0;
+		list_for_each_entry(p, &kpmod_probes, node)
+			count += kpmod_sel_matches(&sel[i], p);
+		if (!count && sel[i].event) {
+			NL_SET_ERR_MSG_ATTR(info->extack, sel[i].nla, "no such event");
+			return -ENOENT;
+		}
+		if (!count) {
+			NL_SET_ERR_MSG_ATTR(info->extack, sel[i].nla, "no matching event");
+			return -ENOENT;
+		}
+		if (sel[i].event && !sel[i].group && count > 1) {
+			NL_SET_ERR_MSG_ATTR(info->extack, sel[i].nla,
+					    "the event exists in several groups: name its group");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct kpmod_sel *s;
+	struct kpmod_probe *p, *tmp;
+	struct kpmod_sel *sel;
+	unsigned int n;
+	int ret;
 
 	if (!kpmod_genl_allowed(skb, info))
 		return -EPERM;
+	ret = kpmod_genl_parse_select(info, true, &sel, &n);
+	if (ret)
+		return ret;
 	mutex_lock(&kpmod_lock);
+	ret = kpmod_genl_check_select(info, sel, n);
 	list_for_each_entry(p, &kpmod_probes, node) {
-		if (!kpmod_genl_matches(p, info))
-			continue;
-		matched++;
-		if (p->enabled == on)
-			continue;
-		ret = kpmod_probe_enable(p, on);
 		if (ret)
 			break;
-	}
-	if (ret) {
-		if (ret == -ENOENT)
-			GENL_SET_ERR_MSG(info, "the probed module is gone: delete the probe");
-		else
-			GENL_SET_ERR_MSG(info, "kernel refused to change a probe; nothing changed");
-		/* Undo what this request changed, in the same order. */
-		list_for_each_entry(q, &kpmod_probes, node) {
-			if (q == p)
-				break;
-			if (kpmod_genl_matches(q, info))
-				kpmod_probe_enable(q, !on);
+		s = kpmod_sel_find(sel, n, p);
+		if (s && p->enabled) {
+			NL_SET_ERR_MSG_ATTR(info->extack, s->nla,
+					    "probe is enabled: disable it first");
+			ret = -EBUSY;
 		}
-	} else if (!matched) {
-		GENL_SET_ERR_MSG(info, "no matching event");
-		ret = -ENOENT;
+	}
+	if (!ret) {
+		list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
+			if (kpmod_sel_find(sel, n, p))
+				kpmod_probe_delete(p, NULL);
 	}
 	mutex_unlock(&kpmod_lock);
+	kfree(sel);
+	return ret;
+}
+
+/*
+ * Enables or disables every probe the selectors match, or none: on a
+ * failure, exactly the probes this request changed are changed back.
+ */
+static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
+				  bool on)
+{
+	struct kpmod_probe **changed = NULL, *p;
+	unsigned int n, nchanged = 0;
+	const struct kpmod_sel *s;
+	struct kpmod_sel *sel;
+	int ret;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	if (on) {
+		ret = kpmod_genl_lockdown(info);
+		if (ret)
+			return ret;
+	}
+	ret = kpmod_genl_parse_select(info, false, &sel, &n);
+	if (ret)
+		return ret;
+	mutex_lock(&kpmod_lock);
+	ret = kpmod_genl_check_select(info, sel, n);
+	if (ret)
+		goto out;
+	changed = kmalloc_array(max(kpmod_nr_probes(), 1U), sizeof(*changed), GFP_KERNEL);
+	if (!changed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	list_for_each_entry(p, &kpmod_probes, node) {
+		s = kpmod_sel_find(sel, n, p);
+		if (!s || p->enabled == on)
+			continue;
+		ret = kpmod_probe_enable(p, on);
+		if (ret == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(info->extack, s->nla,
+					    "the probed module is gone: delete the probe");
+		else if (ret)
+			NL_SET_ERR_MSG_ATTR(info->extack, s->nla,
+					    "the kernel refused to change this probe; nothing changed");
+		if (ret)
+			break;
+		changed[nchanged++] = p;
+	}
+	if (ret) {
+		while (nchanged--) {
+			if (kpmod_probe_enable(changed[nchanged], !on))
+				GENL_SET_ERR_MSG(info, "failed, and a probe could not be restored");
+		}
+	}
+out:
+	mutex_unlock(&kpmod_lock);
+	kfree(changed);
+	kfree(sel);
 	return ret;
 }
 
@@ -452,6 +630,11 @@ static int kpmod_genl_buffer_set(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, size,
 				    "size must be a power of two from 64 KiB to 256 MiB");
 		return -EINVAL;
+	}
+	if (size && nla_get_u64(size) * num_possible_cpus() > kpmod_rings_limit()) {
+		NL_SET_ERR_MSG_ATTR(info->extack, size,
+				    "all rings together would exceed the module's limit (max_buffer_mb)");
+		return -E2BIG;
 	}
 	mutex_lock(&kpmod_lock);
 	sz = size ? nla_get_u64(size) : kpmod_rings_size();

@@ -10,6 +10,7 @@
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
+#include "site.h"
 
 /* Taken by control paths only (netlink, attach): never by a handler. */
 DEFINE_MUTEX(kpmod_lock);
@@ -18,6 +19,11 @@ unsigned int kpmod_max_probes = 1024;
 module_param_named(max_probes, kpmod_max_probes, uint, 0444);
 MODULE_PARM_DESC(max_probes,
 		 "Most probes that may be registered at once (1..65536, default 1024)");
+
+unsigned int kpmod_max_buffer_mb;
+module_param_named(max_buffer_mb, kpmod_max_buffer_mb, uint, 0444);
+MODULE_PARM_DESC(max_buffer_mb,
+		 "Most MiB of ring data all CPUs together may hold (default 0: a quarter of RAM)");
 
 #define KPMOD_MAX_PROBES_LIMIT 65536
 
@@ -58,6 +64,8 @@ static void __exit kpmod_exit(void)
 	kpmod_genl_exit();
 	/* Waits for every running handler; no reader can hold a ring here. */
 	kpmod_probes_exit();
+	/* Then the hooks their functions kept armed (site.c). */
+	kpmod_sites_exit();
 	kpmod_dev_exit();
 	kpmod_rings_exit();
 	pr_info("unloaded\n");

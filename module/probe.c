@@ -181,7 +181,7 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 {
 	u32 i, off = 0;
 
-	p->bitmap_size = ALIGN(DIV_ROUND_UP(p->nargs, 8), 8);
+	p->bitmap_size = KPMOD_FAULT_BITMAP_SIZE(p->nargs);
 	p->nentry = 0;
 	p->has_strings = false;
 	for (i = 0; i < p->nargs; i++) {
@@ -239,9 +239,79 @@ static void kpmod_register_error(struct netlink_ext_ack *extack, int err)
 	}
 }
 
-int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+/* Both wait for running handlers before returning. */
+static void kpmod_probe_unregister_kernel(struct kpmod_probe *p)
+{
+	if (p->kind == KPMOD_PROBE_RETURN)
+		unregister_kretprobe(&p->rp);
+	else
+		unregister_kprobe(&p->rp.kp);
+}
+
+/* Registers @p's kprobe or kretprobe, disabled, from scratch. */
+static int kpmod_probe_register_kernel(struct kpmod_probe *p)
 {
 	struct kprobe *kp = &p->rp.kp;
+
+	/* Also when registering again: nothing of the last time stays. */
+	memset(&p->rp, 0, sizeof(p->rp));
+	if (p->symbol[0]) {
+		kp->symbol_name = p->lookup;
+		kp->offset = p->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)(unsigned long)p->addr;
+	}
+	kp->flags = KPROBE_FLAG_DISABLED;
+	if (p->kind == KPMOD_PROBE_RETURN) {
+		p->rp.handler = kpmod_kretprobe_handler;
+		if (p->nentry) {
+			p->rp.entry_handler = kpmod_kretprobe_entry;
+			p->rp.data_size = p->nentry * sizeof(unsigned long);
+		}
+		p->rp.maxactive = p->maxactive;
+		return register_kretprobe(&p->rp);
+	}
+	kp->pre_handler = kpmod_kprobe_handler;
+	return register_kprobe(kp);
+}
+
+/*
+ * A probe on ftrace takes a reference on its function's site before it
+ * can be enabled (site.c).  A site made for it has its anchor registered
+ * after the probe; the probe is registered again so that it comes before
+ * the anchor in the kernel's list of the address's probes, as every later
+ * one will: the anchor's guard must run last.  On failure the probe is
+ * left unregistered.
+ */
+static int kpmod_probe_join_site(struct kpmod_probe *p)
+{
+	struct kprobe *kp = &p->rp.kp;
+	kprobe_opcode_t *addr = kp->addr;
+	bool created;
+	int ret;
+
+	ret = kpmod_site_get(kp, &p->site, &created);
+	if (ret || !created) {
+		if (ret)
+			kpmod_probe_unregister_kernel(p);
+		return ret;
+	}
+	kpmod_probe_unregister_kernel(p);
+	ret = kpmod_probe_register_kernel(p);
+	if (!ret && kp->addr != addr) {
+		/* The symbol moved meanwhile (a module reloaded): not the site's. */
+		kpmod_probe_unregister_kernel(p);
+		ret = -EAGAIN;
+	}
+	if (ret) {
+		kpmod_site_put(p->site);
+		p->site = NULL;
+	}
+	return ret;
+}
+
+int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+{
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
@@ -257,32 +327,18 @@ int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 	if (ret)
 		return ret;
 
-	if (p->symbol[0]) {
-		if (p->module[0])
-			snprintf(p->lookup, sizeof(p->lookup), "%s:%s",
-				 p->module, p->symbol);
-		else
-			strscpy(p->lookup, p->symbol, sizeof(p->lookup));
-		kp->symbol_name = p->lookup;
-		kp->offset = p->offset;
-	} else {
-		kp->addr = (kprobe_opcode_t *)(unsigned long)p->addr;
-	}
-	kp->flags = KPROBE_FLAG_DISABLED;
-	if (p->kind == KPMOD_PROBE_RETURN) {
-		p->rp.handler = kpmod_kretprobe_handler;
-		if (p->nentry) {
-			p->rp.entry_handler = kpmod_kretprobe_entry;
-			p->rp.data_size = p->nentry * sizeof(unsigned long);
-		}
-		p->rp.maxactive = p->maxactive;
-		ret = register_kretprobe(&p->rp);
-	} else {
-		kp->pre_handler = kpmod_kprobe_handler;
-		ret = register_kprobe(kp);
-	}
+	if (p->module[0])
+		snprintf(p->lookup, sizeof(p->lookup), "%s:%s", p->module, p->symbol);
+	else
+		strscpy(p->lookup, p->symbol, sizeof(p->lookup));
+	ret = kpmod_probe_register_kernel(p);
 	if (ret) {
 		kpmod_register_error(extack, ret);
+		return ret;
+	}
+	ret = kpmod_probe_join_site(p);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "could not arm the function's ftrace hook");
 		return ret;
 	}
 	p->registered = true;
@@ -305,12 +361,11 @@ struct kpmod_probe *kpmod_probe_find(const char *group, const char *event)
 
 static void kpmod_probe_unregister(struct kpmod_probe *p)
 {
-	/* Both wait for running handlers before returning. */
-	if (p->kind == KPMOD_PROBE_RETURN)
-		unregister_kretprobe(&p->rp);
-	else
-		unregister_kprobe(&p->rp.kp);
+	kpmod_probe_unregister_kernel(p);
 	p->registered = false;
+	/* After: the site's anchor kept the hook armed while it went. */
+	kpmod_site_put(p->site);
+	p->site = NULL;
 }
 
 int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack)

@@ -8,6 +8,7 @@
 #include <linux/netlink.h>
 
 #include "fetch.h"
+#include "site.h"
 
 struct kpmod_probe_stats {
 	u64 hits;
@@ -30,6 +31,7 @@ struct kpmod_probe {
 	char *definition;
 	bool enabled;
 	bool registered;
+	struct kpmod_site *site;	/* its function's ftrace site, or NULL */
 	struct kretprobe rp;		/* rp.kp serves entry probes too */
 	u32 nargs;
 	struct kpmod_arg *args;

@@ -7,6 +7,8 @@
 #include <linux/cpumask.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/minmax.h>
+#include <asm/local64.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -16,6 +18,10 @@
 static struct kpmod_ring **kpmod_rings;	/* [nr_cpu_ids], NULL if !possible */
 static u64 kpmod_ring_size = KPMOD_BUF_SIZE_DEFAULT;
 static u32 kpmod_ring_mode = KPMOD_BUF_DISCARD;
+static u64 kpmod_ring_limit;		/* bytes of data, all rings together */
+
+/* meta->nested is bumped by handlers that interrupt each other: see below. */
+static_assert(sizeof(local64_t) == sizeof(((struct kpmod_ring_meta *)0)->nested));
 
 static void kpmod_ring_wakeup(struct irq_work *work)
 {
@@ -101,6 +107,9 @@ static struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode)
 
 int kpmod_rings_init(void)
 {
+	/* max_buffer_mb, or a quarter of RAM. */
+	kpmod_ring_limit = kpmod_max_buffer_mb ? (u64)kpmod_max_buffer_mb << 20 :
+			   (u64)totalram_pages() << PAGE_SHIFT >> 2;
 	kpmod_rings = kpmod_rings_alloc(kpmod_ring_size, kpmod_ring_mode);
 	return kpmod_rings ? 0 : -ENOMEM;
 }
@@ -155,6 +164,11 @@ u32 kpmod_rings_mode(void)
 	return kpmod_ring_mode;
 }
 
+u64 kpmod_rings_limit(void)
+{
+	return kpmod_ring_limit;
+}
+
 struct kpmod_ring *kpmod_ring_get(unsigned int cpu)
 {
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
@@ -168,9 +182,13 @@ struct kpmod_ring *kpmod_ring_enter(void)
 	struct kpmod_ring *ring = READ_ONCE(kpmod_rings)[smp_processor_id()];
 
 	if (unlikely(local_inc_return(&ring->writing) != 1)) {
-		/* An interrupt or NMI handler nested on this CPU. */
+		/*
+		 * An interrupt or NMI handler nested on this CPU.  Handlers
+		 * nested deeper still can bump the count meanwhile: a local
+		 * (per-CPU atomic) increment loses none of them.
+		 */
 		local_dec(&ring->writing);
-		WRITE_ONCE(ring->meta->nested, ring->meta->nested + 1);
+		local64_inc((local64_t *)&ring->meta->nested);
 		return NULL;
 	}
 	return ring;
@@ -230,6 +248,8 @@ void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len)
 			return NULL;
 		}
 	} else {
+		/* Only for the wakeup: overwrite mode never waits for readers. */
+		tail = READ_ONCE(ring->cons->data_tail);
 		kpmod_ring_make_room(ring, need);
 	}
 
@@ -263,18 +283,35 @@ void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max)
 		if (tail > head || head - tail > ring->size ||
 		    ring->size - (head - tail) < max)
 			return NULL;
-	} else if (head + max - ring->oldest > ring->size) {
-		return NULL;
+	} else {
+		if (head + max - ring->oldest > ring->size)
+			return NULL;
+		tail = READ_ONCE(ring->cons->data_tail);
 	}
 	ring->res_head = head;
 	ring->res_tail = tail;
 	return ring->data + pos;
 }
 
-/* Publishes the record reserved by kpmod_ring_reserve(). */
+/*
+ * Unread bytes at @head for a reader whose tail is @tail, bounded as the
+ * producer bounds every tail: a tail ahead of the head counts as a full
+ * ring, so that poll reports it and the reader finds out.
+ */
+static u64 kpmod_ring_unread(const struct kpmod_ring *ring, u64 head, u64 tail)
+{
+	if (tail > head)
+		return ring->size;
+	return min(head - tail, ring->size);
+}
+
+/*
+ * Publishes the record reserved by kpmod_ring_reserve() or _try_reserve(),
+ * @len bytes at res_head (after the pad, if one was written).
+ */
 void kpmod_ring_commit(struct kpmod_ring *ring, u32 len)
 {
-	u64 head = ring->res_head + len, tail = ring->res_tail;
+	u64 before = ring->head, head = ring->res_head + len, tail;
 
 	ring->head = head;
 	WRITE_ONCE(ring->meta->events, ring->meta->events + 1);
@@ -282,11 +319,21 @@ void kpmod_ring_commit(struct kpmod_ring *ring, u32 len)
 	smp_store_release(&ring->meta->data_head, head);
 
 	/*
-	 * Wake a poller once, when this record takes the unread bytes across
-	 * the watermark; never from handler context directly.
+	 * Wake pollers when this record, pad included, takes the unread
+	 * bytes across the watermark, in both modes.  The reader's tail only
+	 * moves forward, so below the mark with the tail seen at reservation
+	 * means below it now.
 	 */
-	if (ring->mode == KPMOD_BUF_DISCARD && head - tail >= ring->watermark &&
-	    head - len - tail < ring->watermark)
+	if (kpmod_ring_unread(ring, head, ring->res_tail) < ring->watermark)
+		return;
+	/*
+	 * Pairs with the barrier in kpmod_dev_poll(): either this sees the
+	 * tail a sleeping reader published, or that reader saw this head.
+	 */
+	smp_mb();
+	tail = READ_ONCE(ring->cons->data_tail);
+	if (kpmod_ring_unread(ring, before, tail) < ring->watermark &&
+	    kpmod_ring_unread(ring, head, tail) >= ring->watermark)
 		irq_work_queue(&ring->wakeup);
 }
 
@@ -306,5 +353,5 @@ bool kpmod_ring_readable(struct kpmod_ring *ring)
 	u64 head = READ_ONCE(ring->meta->data_head);
 	u64 tail = READ_ONCE(ring->cons->data_tail);
 
-	return head - tail >= ring->watermark || tail > head;
+	return kpmod_ring_unread(ring, head, tail) >= ring->watermark;
 }

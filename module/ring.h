@@ -40,6 +40,8 @@ void kpmod_rings_exit(void);
 int kpmod_rings_resize(u64 size, u32 mode);
 u64 kpmod_rings_size(void);
 u32 kpmod_rings_mode(void);
+/* The most bytes of data all rings together may hold (max_buffer_mb). */
+u64 kpmod_rings_limit(void);
 struct kpmod_ring *kpmod_ring_get(unsigned int cpu);
 bool kpmod_rings_attached(void);
 
@@ -53,7 +55,7 @@ void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len);
 void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max);
 void kpmod_ring_commit(struct kpmod_ring *ring, u32 len);
 
-/* Reader side, for /dev/kpmod. */
+/* Reader side, for /dev/kpmod: at least a watermark of unread bytes. */
 bool kpmod_ring_readable(struct kpmod_ring *ring);
 
 #endif /* _KPMOD_RING_H */

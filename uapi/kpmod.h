@@ -6,10 +6,15 @@
  * command, an attribute, a record or a ring layout.
  *
  * Control: generic netlink family KPMOD_GENL_NAME, version
- * KPMOD_GENL_VERSION.  Every command needs CAP_NET_ADMIN in the initial
- * network namespace (a kprobe engine affects the whole machine).  Requests
- * are validated against a strict policy; an invalid request is refused with
- * an errno and an extended ack message naming the bad attribute.
+ * KPMOD_GENL_VERSION, in the initial network namespace only.  Every command
+ * needs both CAP_NET_ADMIN (the generic netlink core's GENL_ADMIN_PERM) and
+ * CAP_SYS_ADMIN (the module's own check: a probe reads any kernel memory,
+ * as kprobe_events needs), in the initial user namespace; in practice, root
+ * outside any container.  Under kernel lockdown in confidentiality mode,
+ * adding and enabling probes is refused (EPERM), as kprobe_events refuses.
+ * Requests are validated against a strict policy; an invalid request is
+ * refused with an errno and an extended ack message naming the bad
+ * attribute (NLMSGERR_ATTR_OFFS points at it in the request).
  *
  * KPMOD_CMD_STATUS (request: no attributes)
  *   Reply:
@@ -17,12 +22,25 @@
  *     KPMOD_A_UAPI_VERSION    u32     KPMOD_UAPI_VERSION the module speaks
  *     KPMOD_A_ARCH            string  "x86_64" or "arm64"
  *     KPMOD_A_KERNEL_RELEASE  string  utsname release of the running kernel
- *     KPMOD_A_NR_CPUS         u32     possible CPUs (one ring each)
+ *     KPMOD_A_NR_CPUS         u32     ring indexes: CPUs 0..N-1 (nr_cpu_ids);
+ *                                     every possible CPU among them has a
+ *                                     ring, others ENXIO on attach
+ *     KPMOD_A_NR_POSSIBLE_CPUS u32    possible CPUs (the rings there are)
  *     KPMOD_A_NR_ONLINE_CPUS  u32     CPUs online now
  *     KPMOD_A_NR_PROBES       u32     probes registered now
  *     KPMOD_A_MAX_PROBES      u32     the module's max_probes parameter
  *     KPMOD_A_BUF_SIZE        u64     bytes of data per CPU ring
  *     KPMOD_A_BUF_MODE        u32     enum kpmod_buf_mode
+ *     KPMOD_A_BUF_LIMIT       u64     the most bytes of data all rings
+ *                                     together may hold (max_buffer_mb)
+ *     KPMOD_A_NR_SITES        u32     function entries whose ftrace hook
+ *                                     the module keeps armed (x86_64: one
+ *                                     per function with probes at its
+ *                                     entry, for a second after the last
+ *                                     one goes; see module/site.c)
+ *     KPMOD_A_SITE_TRAPS      u64     stale breakpoints at those entries
+ *                                     that the module's guard caught,
+ *                                     each one a kernel crash averted
  *
  * KPMOD_CMD_PROBE_ADD
  *   Request: KPMOD_A_PROBE_GROUP, KPMOD_A_PROBE_EVENT, KPMOD_A_PROBE_KIND,
@@ -32,19 +50,30 @@
  *   text `kpmod list` prints back), KPMOD_A_PROBE_ARGS (a nest of
  *   KPMOD_A_ARG nests, one per argument, in order), KPMOD_A_PROBE_ENABLED
  *   (flag: enable at once).  Every fetch program is validated before the
- *   probe is registered; on any error nothing is left registered.
+ *   probe is registered; on any error, a failure to send the reply
+ *   included, nothing is left registered.
  *   Reply: KPMOD_A_PROBE_ID.
- * KPMOD_CMD_PROBE_DEL      KPMOD_A_PROBE_GROUP + KPMOD_A_PROBE_EVENT.  EBUSY
- *                          while enabled, as kprobe_events.
+ * KPMOD_CMD_PROBE_DEL, KPMOD_CMD_PROBE_ENABLE, KPMOD_CMD_PROBE_DISABLE
+ *   Request: KPMOD_A_PROBE_SELECT, a nest of KPMOD_A_SELECTOR nests, each
+ *   naming probes by KPMOD_SEL_A_GROUP and/or KPMOD_SEL_A_EVENT; an absent
+ *   or empty one matches any (a selector with an empty event only matches
+ *   every probe, as an empty nest is not sent; DEL needs one or the other:
+ *   CLEAR deletes everything).  The request changes every probe a selector matches,
+ *   or none: a selector that matches nothing (ENOENT), an event name given
+ *   without a group that exists in several groups (EINVAL), a probe still
+ *   enabled (DEL: EBUSY) or a probe the kernel will not change fails the
+ *   whole request, with the extended ack pointing at that selector, and
+ *   every probe is left as it was.
  * KPMOD_CMD_PROBE_GET      dump: one message per probe with every
  *                          KPMOD_A_PROBE_* attribute, the counters and, per
  *                          argument, its name, type, count, offset and size.
- * KPMOD_CMD_PROBE_ENABLE, KPMOD_CMD_PROBE_DISABLE
- *                          optional KPMOD_A_PROBE_GROUP and
- *                          KPMOD_A_PROBE_EVENT; absent ones match all.
+ *                          A dump that overlaps a change is flagged
+ *                          NLM_F_DUMP_INTR: the reader starts it again.
  * KPMOD_CMD_CLEAR          deletes every probe; EBUSY if one is enabled.
  * KPMOD_CMD_BUFFER_SET     KPMOD_A_BUF_SIZE and/or KPMOD_A_BUF_MODE; EBUSY
- *                          while a probe is enabled or a ring is attached.
+ *                          while a probe is enabled or a ring is attached;
+ *                          E2BIG when size x possible CPUs would exceed
+ *                          KPMOD_A_BUF_LIMIT.
  *
  * The character device /dev/KPMOD_DEVICE_NAME (mode 0600) serves the
  * per-CPU rings to readers, see "Rings" below.
@@ -64,7 +93,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	1
+#define KPMOD_UAPI_VERSION	2
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -83,6 +112,8 @@
 #define KPMOD_MAX_FIXED_ARGS	3072	/* MAX_PROBE_EVENT_SIZE: fixed arg area */
 #define KPMOD_MAX_RECORD	16384	/* whole record; strings are cut to fit */
 #define KPMOD_MAX_MAXACTIVE	4096	/* KRETPROBE_MAXACTIVE_MAX */
+#define KPMOD_MAX_OFFSET	0xffffffffULL	/* struct kprobe's offset is 32 bits */
+#define KPMOD_MAX_SELECTORS	1024	/* in one DEL, ENABLE or DISABLE */
 
 enum kpmod_cmd {
 	KPMOD_CMD_UNSPEC,
@@ -130,6 +161,12 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_ADDRESS,		/* u64: where the probe sits (replies) */
 	KPMOD_A_PROBE_ARGS_SIZE,	/* u32: fixed argument area bytes (replies) */
 	KPMOD_A_ARG,			/* nest of KPMOD_ARG_A_*, inside ARGS */
+	KPMOD_A_NR_POSSIBLE_CPUS,	/* u32 */
+	KPMOD_A_NR_SITES,		/* u32 */
+	KPMOD_A_BUF_LIMIT,		/* u64 */
+	KPMOD_A_SITE_TRAPS,		/* u64 */
+	KPMOD_A_PROBE_SELECT,		/* nest of KPMOD_A_SELECTOR */
+	KPMOD_A_SELECTOR,		/* nest of KPMOD_SEL_A_*, inside SELECT */
 	__KPMOD_A_MAX,
 };
 
@@ -148,6 +185,15 @@ enum kpmod_arg_attr {
 };
 
 #define KPMOD_ARG_A_MAX (__KPMOD_ARG_A_MAX - 1)
+
+enum kpmod_sel_attr {
+	KPMOD_SEL_A_UNSPEC,
+	KPMOD_SEL_A_GROUP,	/* string, < KPMOD_MAX_NAME_LEN */
+	KPMOD_SEL_A_EVENT,	/* string, < KPMOD_MAX_NAME_LEN */
+	__KPMOD_SEL_A_MAX,
+};
+
+#define KPMOD_SEL_A_MAX (__KPMOD_SEL_A_MAX - 1)
 
 enum kpmod_probe_kind {
 	KPMOD_PROBE_ENTRY = 1,		/* p: a kprobe */
@@ -259,8 +305,25 @@ enum kpmod_reg_arm64 {
  * array's elements back to back, or for a string a __u32 data location:
  * (length << 16) | offset, the offset counted from the start of the record
  * and the length including the NUL.  A set fault bit, or a string length of
- * 0, means that argument's fetch faulted: print "(fault)".
+ * 0, means that argument's fetch faulted: print "(fault)".  The helpers
+ * below are the only definition of these encodings.
+ *
+ * Every byte of a record is written by the module: nothing but the
+ * record's own bytes (zeros where it pads) ever reaches a mapped ring.
  */
+#define KPMOD_FAULT_BITMAP_SIZE(nargs)	((((__u32)(nargs) + 63) / 64) * 8)
+#define KPMOD_ARGS_OFFSET(nargs)	(sizeof(struct kpmod_record) + \
+					 KPMOD_FAULT_BITMAP_SIZE(nargs))
+#define KPMOD_DATA_LOC(len, off)	(((__u32)(len) << 16) | ((__u32)(off) & 0xffff))
+#define KPMOD_DATA_LOC_LEN(loc)		((__u32)(loc) >> 16)
+#define KPMOD_DATA_LOC_OFF(loc)		((__u32)(loc) & 0xffff)
+
+/* Whether argument @i's fetch faulted, from the record's fault bitmap. */
+static inline int kpmod_fault_test(const void *bitmap, __u32 i)
+{
+	return (((const __u8 *)bitmap)[i / 8] >> (i % 8)) & 1;
+}
+
 enum kpmod_record_type {
 	KPMOD_REC_PAD = 1,	/* filler up to the end of the ring: skip it */
 	KPMOD_REC_EVENT = 2,
@@ -310,6 +373,17 @@ struct kpmod_record {
  * of the oldest intact record in meta->data_oldest (store-release before
  * overwriting).  A snapshot reader copies [max(oldest, tail), head), then
  * re-reads data_oldest and discards what was overwritten while it copied.
+ *
+ * poll(): the file is readable while the unread bytes, data_head minus the
+ * reader's data_tail (bounded to data_size), are at least a quarter of
+ * data_size.  In both modes the kernel wakes pollers whenever a record
+ * takes the unread bytes from below that mark to it or above, counting
+ * from the data_head before any pad record, so a reader that polls with
+ * no timeout after publishing its tail is always woken.
+ *
+ * The open, KPMOD_IOC_ATTACH and mmap each need CAP_SYS_ADMIN in the
+ * initial user namespace: a file opened by root and passed to another
+ * process gives it nothing.
  */
 #define KPMOD_RING_VERSION	1
 

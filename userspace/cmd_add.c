@@ -223,32 +223,28 @@ static int kp_fill_probe(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-/* Deletes "-:[GRP/]EVENT" (or every event of GRP/): in any group if none. */
+/* One DEL or DISABLE of [GRP/]EVENT (an empty part matches any). */
+static int kp_select_one(struct kp_nl *nl, uint8_t cmd, const struct kp_probe_def *def,
+			 struct kp_err *e)
+{
+	struct kp_select sel = {
+		def->group[0] ? def->group : NULL,
+		def->event[0] ? def->event : NULL,
+	};
+	int bad;
+
+	return kp_probe_select(nl, cmd, &sel, 1, &bad, e);
+}
+
+/* Deletes "-:[GRP/]EVENT": in any group if none is named. */
 static int kp_apply_delete(struct kp_nl *nl, const struct kp_def_item *it)
 {
-	struct kp_probe_list l;
 	struct kp_err e;
-	unsigned int i, done = 0;
-	int ret = 0;
 
-	if (kp_probe_list_get(nl, &l, &e))
-		return kp_fail("add", &e);
-	for (i = 0; i < l.n && !ret; i++) {
-		const struct kp_probe_info *p = &l.probes[i];
-
-		if ((it->def.group[0] && strcmp(p->group, it->def.group)) ||
-		    (it->def.event[0] && strcmp(p->event, it->def.event)))
-			continue;
-		if (kp_probe_del(nl, p->group, p->event, &e))
-			ret = kp_fail("add", &e);
-		done++;
-	}
-	kp_probe_list_free(&l);
-	if (!ret && !done) {
-		fprintf(stderr, "kpmod: add: %s: no such event\n", it->text);
-		ret = KP_EXIT_REFUSED;
-	}
-	return ret;
+	if (!kp_select_one(nl, KPMOD_CMD_PROBE_DEL, &it->def, &e))
+		return 0;
+	kp_err_about(&e, it->text);
+	return kp_fail("add", &e);
 }
 
 static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable)
@@ -277,8 +273,8 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable)
 		if (it->op != KP_DEF_ADD)
 			continue;
 		if (enable)
-			kp_probe_set_enabled(nl, it->def.group, it->def.event, false, &e);
-		kp_probe_del(nl, it->def.group, it->def.event, &e);
+			kp_select_one(nl, KPMOD_CMD_PROBE_DISABLE, &it->def, &e);
+		kp_select_one(nl, KPMOD_CMD_PROBE_DEL, &it->def, &e);
 	}
 	return ret;
 }

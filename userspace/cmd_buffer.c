@@ -57,6 +57,14 @@ int kp_cmd_buffer(int argc, char **argv)
 	ret = kp_session_open("buffer", &nl, &st);
 	if (ret)
 		return ret;
+	if (size && size * st.possible > st.buf_limit) {
+		fprintf(stderr, "kpmod: buffer: %llu MiB per CPU x %u CPUs = %llu MiB exceeds the module's limit of %llu MiB (module parameter max_buffer_mb; default a quarter of RAM)\n",
+			(unsigned long long)size >> 20, st.possible,
+			(unsigned long long)(size * st.possible) >> 20,
+			(unsigned long long)st.buf_limit >> 20);
+		kp_nl_close(&nl);
+		return KP_EXIT_REFUSED;
+	}
 	if (size || mode >= 0) {
 		if (kp_buffer_set(&nl, size, mode, &e))
 			ret = kp_fail("buffer", &e);
@@ -65,7 +73,7 @@ int kp_cmd_buffer(int argc, char **argv)
 	}
 	if (!ret)
 		printf("%llu KiB per CPU, %s, %u CPUs\n", (unsigned long long)st.buf_size >> 10,
-		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", st.cpus);
+		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", st.possible);
 	kp_nl_close(&nl);
 	return ret;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kpmod del, clear, list, enable, disable, stat. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -8,62 +9,77 @@
 #include "session.h"
 
 /*
- * "EVENT" names an event in any group, as '-:EVENT' does in kprobe_events;
- * more than one match is ambiguous.  Fills in the group.
+ * del, enable and disable: every name on the command line goes into one
+ * request, which the module applies to all of them or to none.
+ *   EVENT         that event, in whichever group has it (one only)
+ *   GROUP/EVENT   that event
+ *   -:[GROUP/]EVENT  as above (kprobe_events' delete syntax)
+ *   GROUP/\*      every event of GROUP   (enable, disable, del)
+ *   all           every event            (enable, disable)
  */
-static int kp_resolve_group(const char *cmd, struct kp_nl *nl, char *group,
-			    const char *event)
+static int kp_select_names(const char *cmd, uint8_t nlcmd, int argc, char **argv,
+			   bool allow_all)
 {
-	struct kp_probe_list l;
+	char (*groups)[KPMOD_MAX_NAME_LEN] = NULL, (*events)[KPMOD_MAX_NAME_LEN] = NULL;
+	struct kp_select *sel = NULL;
+	size_t n = argc > 1 ? (size_t)argc - 1 : 0, i;
+	struct kp_status st;
+	struct kp_nl nl;
 	struct kp_err e;
-	unsigned int i, found = 0;
+	int bad, ret;
 
-	if (group[0])
-		return 0;
-	if (kp_probe_list_get(nl, &l, &e))
-		return kp_fail(cmd, &e);
-	for (i = 0; i < l.n; i++) {
-		if (strcmp(l.probes[i].event, event))
-			continue;
-		if (found++)
-			break;
-		snprintf(group, KPMOD_MAX_NAME_LEN, "%s", l.probes[i].group);
+	if (!n) {
+		fprintf(stderr, "kpmod: %s: name events: EVENT, GROUP/EVENT, GROUP/*%s\n",
+			cmd, allow_all ? " or all" : "");
+		return KP_EXIT_USAGE;
 	}
-	kp_probe_list_free(&l);
-	if (found == 1)
-		return 0;
-	fprintf(stderr, found ? "kpmod: %s: event '%s' exists in several groups: name it GROUP/%s\n"
-			      : "kpmod: %s: no such event '%s'%.0s\n", cmd, event, event);
-	return found ? KP_EXIT_USAGE : KP_EXIT_REFUSED;
+	if (n > KPMOD_MAX_SELECTORS) {
+		fprintf(stderr, "kpmod: %s: at most %d names at once\n", cmd, KPMOD_MAX_SELECTORS);
+		return KP_EXIT_USAGE;
+	}
+	sel = calloc(n, sizeof(*sel));
+	groups = calloc(n, sizeof(*groups));
+	events = calloc(n, sizeof(*events));
+	if (!sel || !groups || !events) {
+		fprintf(stderr, "kpmod: %s: out of memory\n", cmd);
+		ret = KP_EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const char *arg = argv[i + 1];
+
+		if (allow_all && !strcmp(arg, "all"))
+			continue;	/* group and event NULL: every probe */
+		if (kp_split_event_name(arg, groups[i], sizeof(groups[i]),
+					events[i], sizeof(events[i])) ||
+		    (!groups[i][0] && !strcmp(events[i], "*"))) {
+			fprintf(stderr, "kpmod: %s: bad event name '%s'\n", cmd, arg);
+			ret = KP_EXIT_USAGE;
+			goto out;
+		}
+		sel[i].group = groups[i][0] ? groups[i] : NULL;
+		sel[i].event = strcmp(events[i], "*") ? events[i] : NULL;
+	}
+	ret = kp_session_open(cmd, &nl, &st);
+	if (ret)
+		goto out;
+	ret = kp_probe_select(&nl, nlcmd, sel, n, &bad, &e);
+	if (ret) {
+		if (bad >= 0)
+			kp_err_about(&e, argv[bad + 1]);
+		kp_fail(cmd, &e);
+	}
+	kp_nl_close(&nl);
+out:
+	free(sel);
+	free(groups);
+	free(events);
+	return ret;
 }
 
 int kp_cmd_del(int argc, char **argv)
 {
-	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
-	struct kp_status st;
-	struct kp_nl nl;
-	struct kp_err e;
-	int i, ret;
-
-	if (argc < 2) {
-		fprintf(stderr, "kpmod: del: name an event: EVENT, GROUP/EVENT or -:EVENT\n");
-		return KP_EXIT_USAGE;
-	}
-	ret = kp_session_open("del", &nl, &st);
-	if (ret)
-		return ret;
-	for (i = 1; i < argc && !ret; i++) {
-		if (kp_split_event_name(argv[i], group, sizeof(group), event, sizeof(event))) {
-			fprintf(stderr, "kpmod: del: bad event name '%s'\n", argv[i]);
-			ret = KP_EXIT_USAGE;
-			break;
-		}
-		ret = kp_resolve_group("del", &nl, group, event);
-		if (!ret && kp_probe_del(&nl, group, event, &e))
-			ret = kp_fail("del", &e);
-	}
-	kp_nl_close(&nl);
-	return ret;
+	return kp_select_names("del", KPMOD_CMD_PROBE_DEL, argc, argv, false);
 }
 
 int kp_cmd_clear(int argc, char **argv)
@@ -160,48 +176,12 @@ int kp_cmd_stat(int argc, char **argv)
 	return kp_with_list("stat", argc, kp_print_stat);
 }
 
-/* EVENT | GRP/EVENT | GRP/\* | all */
-static int kp_set_enabled(const char *cmd, int argc, char **argv, bool on)
-{
-	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
-	struct kp_status st;
-	struct kp_nl nl;
-	struct kp_err e;
-	int i, ret;
-
-	if (argc < 2) {
-		fprintf(stderr, "kpmod: %s: name events: EVENT, GROUP/EVENT, GROUP/* or all\n", cmd);
-		return KP_EXIT_USAGE;
-	}
-	ret = kp_session_open(cmd, &nl, &st);
-	if (ret)
-		return ret;
-	for (i = 1; i < argc && !ret; i++) {
-		const char *g = group, *ev = event;
-
-		if (!strcmp(argv[i], "all")) {
-			g = ev = NULL;
-		} else if (kp_split_event_name(argv[i], group, sizeof(group),
-					       event, sizeof(event))) {
-			fprintf(stderr, "kpmod: %s: bad event name '%s'\n", cmd, argv[i]);
-			ret = KP_EXIT_USAGE;
-			break;
-		} else if (!strcmp(event, "*")) {
-			ev = NULL;
-		}
-		if (kp_probe_set_enabled(&nl, g, ev, on, &e))
-			ret = kp_fail(cmd, &e);
-	}
-	kp_nl_close(&nl);
-	return ret;
-}
-
 int kp_cmd_enable(int argc, char **argv)
 {
-	return kp_set_enabled("enable", argc, argv, true);
+	return kp_select_names("enable", KPMOD_CMD_PROBE_ENABLE, argc, argv, true);
 }
 
 int kp_cmd_disable(int argc, char **argv)
 {
-	return kp_set_enabled("disable", argc, argv, false);
+	return kp_select_names("disable", KPMOD_CMD_PROBE_DISABLE, argc, argv, true);
 }

@@ -51,10 +51,14 @@ int kp_cmd_status(int argc, char **argv)
 	printf("module:  %s (uapi %u)\n", st.module_version, st.uapi);
 	printf("arch:    %s\n", st.arch);
 	printf("kernel:  %s\n", st.release);
-	printf("cpus:    %u possible, %u online\n", st.cpus, st.online);
+	printf("cpus:    %u possible, %u online\n", st.possible, st.online);
 	printf("probes:  %u registered (max %u)\n", st.probes, st.max_probes);
-	printf("buffer:  %llu KiB per CPU, %s\n", (unsigned long long)st.buf_size >> 10,
-	       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard");
+	printf("buffer:  %llu KiB per CPU, %s (limit %llu MiB in all)\n",
+	       (unsigned long long)st.buf_size >> 10,
+	       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard",
+	       (unsigned long long)st.buf_limit >> 20);
+	printf("hooks:   %u function entries kept armed, %llu stale breakpoints caught\n",
+	       st.sites, (unsigned long long)st.site_traps);
 	if (!ret)
 		kp_nl_close(&nl);
 	return ret;

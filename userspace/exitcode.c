@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exitcode.h"
 
@@ -31,9 +32,22 @@ void kp_err_set(struct kp_err *e, int errnum, const char *extack)
 {
 	e->code = kp_exit_for_errno(errnum);
 	e->errnum = errnum;
+	e->bad_attr = -1;
 	e->msg[0] = '\0';
 	if (extack)
 		snprintf(e->msg, sizeof(e->msg), "%s", extack);
+}
+
+void kp_err_about(struct kp_err *e, const char *what)
+{
+	char msg[sizeof(e->msg) + 1024];
+	size_t len;
+
+	snprintf(msg, sizeof(msg), "'%.512s'%s%s", what, e->msg[0] ? ": " : "", e->msg);
+	/* Cut to fit, on purpose. */
+	len = strnlen(msg, sizeof(e->msg) - 1);
+	memcpy(e->msg, msg, len);
+	e->msg[len] = '\0';
 }
 
 void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e)
@@ -49,7 +63,7 @@ void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e)
 		what = "permission denied";
 		/* The genl core refuses before the module can explain. */
 		if (!msg[0])
-			msg = "kpmod requires CAP_SYS_ADMIN";
+			msg = "kpmod requires CAP_NET_ADMIN and CAP_SYS_ADMIN";
 		break;
 	case KP_EXIT_REFUSED:
 		what = "refused by the module";
@@ -66,7 +80,8 @@ void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e)
 		fprintf(out, ": %s", msg);
 	if (e->errnum)
 		fprintf(out, " (%s)", strerror(e->errnum));
-	if (e->code == KP_EXIT_PERM)
+	/* Root can be refused too: under kernel lockdown. */
+	if (e->code == KP_EXIT_PERM && geteuid() != 0)
 		fprintf(out, "; run as root");
 	fputc('\n', out);
 }

@@ -20,6 +20,8 @@ struct kp_err {
 	enum kp_exit code;
 	int errnum;		/* positive errno from the kernel, or 0 */
 	char msg[256];		/* extended ack text from the module, or "" */
+	int bad_attr;		/* NLMSGERR_ATTR_OFFS: offset of the attribute
+				 * the module named in the request, or -1 */
 };
 
 /* Classify a positive kernel errno (from a netlink ack) into an exit code. */
@@ -27,6 +29,9 @@ enum kp_exit kp_exit_for_errno(int errnum);
 
 /* Fill @e for a kernel errno and its optional extended ack message. */
 void kp_err_set(struct kp_err *e, int errnum, const char *extack);
+
+/* Says the error is about @what (a name from the command line): "'WHAT': msg". */
+void kp_err_about(struct kp_err *e, const char *what);
 
 /* Print "kpmod: CMD: what happened" as one line on @out. */
 void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e);

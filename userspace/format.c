@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "format.h"
 
 /* A line being built: printed whole, or not at all. */
@@ -85,6 +86,14 @@ static void sb_printf(struct sb *b, const char *fmt, ...)
 		va_end(ap);
 	}
 	b->len += n;
+}
+
+/* Bytes from the kernel, as text: see escape.h. */
+static void sb_put_text(struct sb *b, const char *s, size_t n)
+{
+	if (!sb_room(b, KP_ESCAPED_MAX(n)))
+		return;
+	b->len += kp_escape_text(b->buf + b->len, s, n);
 }
 
 static int sb_flush(struct sb *b, FILE *out, int ret)
@@ -187,11 +196,6 @@ struct kp_view {
 	const uint8_t *slots;	/* argument area */
 };
 
-static uint32_t bitmap_bytes(uint32_t nargs)
-{
-	return ((nargs + 7) / 8 + 7) & ~7u;
-}
-
 /* Checks the record is long enough for @p's fixed layout. */
 static int kp_view_init(struct kp_view *v, const struct kpmod_record *rec,
 			const struct kp_probe_desc *p)
@@ -201,8 +205,8 @@ static int kp_view_init(struct kp_view *v, const struct kpmod_record *rec,
 	v->rec = rec;
 	v->faults = (const uint8_t *)(rec + 1);
 	if (p) {
-		need += bitmap_bytes(p->nargs) + ((p->args_size + 7) & ~7u);
-		v->slots = v->faults + bitmap_bytes(p->nargs);
+		need += KPMOD_FAULT_BITMAP_SIZE(p->nargs) + ((p->args_size + 7) & ~7u);
+		v->slots = v->faults + KPMOD_FAULT_BITMAP_SIZE(p->nargs);
 	}
 	return rec->len < need ? -EBADMSG : 0;
 }
@@ -235,7 +239,7 @@ static int get_string(const struct kp_view *v, const uint8_t *slot,
 		      const char **s, size_t *len)
 {
 	uint32_t loc = (uint32_t)get_uint(slot, 4);
-	uint32_t n = loc >> 16, off = loc & 0xffff;
+	uint32_t n = KPMOD_DATA_LOC_LEN(loc), off = KPMOD_DATA_LOC_OFF(loc);
 	const char *nul;
 
 	*len = 0;
@@ -253,7 +257,7 @@ static int get_string(const struct kp_view *v, const uint8_t *slot,
 
 static bool arg_faulted(const struct kp_view *v, uint32_t i)
 {
-	return v->faults[i / 8] & (1u << (i % 8));
+	return kpmod_fault_test(v->faults, i);
 }
 
 /* ---- text ---- */
@@ -279,7 +283,9 @@ static int text_value(struct sb *b, const struct kp_view *v,
 		sb_printf(b, "0x%llx", (unsigned long long)get_uint(p, es));
 		return 0;
 	case KPMOD_T_CHAR:
-		sb_printf(b, "'%c'", (char)*p);
+		sb_putc(b, '\'');
+		sb_put_text(b, (const char *)p, 1);
+		sb_putc(b, '\'');
 		return 0;
 	case KPMOD_T_SYMBOL:
 		kp_ksyms_snprint(ks, get_uint(p, 8), true, sym, sizeof(sym));
@@ -297,9 +303,9 @@ static int text_value(struct sb *b, const struct kp_view *v,
 			sb_printf(b, "(fault)");
 			return 0;
 		}
-		/* ftrace prints the bytes as they are, no escaping. */
+		/* As ftrace, but what could forge a line is escaped. */
 		sb_putc(b, '"');
-		sb_put(b, s, n);
+		sb_put_text(b, s, n);
 		sb_putc(b, '"');
 		return 0;
 	}
@@ -376,14 +382,14 @@ static void text_ip(struct sb *b, const struct kp_ksyms *ks, uint64_t ip,
 	sb_printf(b, "%s", sym);
 }
 
-static void rec_comm(const struct kpmod_record *rec, char comm[17])
+/* The task's name as text: escaped, then padded as ftrace pads it. */
+static void rec_comm(const struct kpmod_record *rec, char comm[KP_ESCAPED_MAX(16) + 1])
 {
 	if (!rec->pid) {
 		strcpy(comm, "<idle>");	/* as trace_find_cmdline() */
 		return;
 	}
-	memcpy(comm, rec->comm, 16);
-	comm[16] = '\0';
+	comm[kp_escape_text(comm, rec->comm, strnlen(rec->comm, 16))] = '\0';
 }
 
 static bool rec_is_return(const struct kpmod_record *rec,
@@ -397,9 +403,9 @@ int kp_format_text(FILE *out, const struct kpmod_record *rec,
 {
 	/* ftrace rounds to microseconds: ns2usecs() adds 500 first. */
 	unsigned long long us = (rec->ts_ns + 500) / 1000;
+	char comm[KP_ESCAPED_MAX(16) + 1];
 	struct kp_view v;
 	struct sb b;
-	char comm[17];
 	int ret;
 
 	if (kp_view_init(&v, rec, p))
@@ -437,30 +443,6 @@ void kp_format_lost_json(FILE *out, unsigned int cpu, uint64_t lost)
 
 /* ---- JSON ---- */
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t c;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	c = s[0] & (0x7f >> len);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return len;
-}
-
 /*
  * Kernel strings are bytes: valid UTF-8 passes through, and any other byte
  * (like a control character) becomes \u00XX, so the output is always JSON.
@@ -474,7 +456,7 @@ static void sb_json_string(struct sb *b, const char *s, size_t len)
 	while (i < len) {
 		unsigned char c = u[i];
 
-		if (c >= 0x80 && (n = utf8_len(u + i, len - i))) {
+		if (c >= 0x80 && (n = kp_utf8_len(u + i, len - i))) {
 			sb_put(b, s + i, n);
 			i += n;
 			continue;

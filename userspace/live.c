@@ -88,11 +88,34 @@ static void kp_desc_from_info(struct kp_probe_desc *d, const struct kp_probe_inf
 	}
 }
 
+int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
+{
+	unsigned int cpu;
+	int ret;
+
+	for (cpu = 0; cpu < lv->st.cpus; cpu++) {
+		struct kp_ring *r = &lv->rings[lv->nrings];
+
+		ret = open_ring(r, NULL, cpu);
+		if (ret == -ENXIO)
+			continue;
+		if (ret) {
+			fprintf(stderr, "kpmod: %s: %s\n", lv->cmd, r->err);
+			return ret == -EBUSY ? KP_EXIT_REFUSED :
+			       ret == -EPERM || ret == -EACCES ? KP_EXIT_PERM : KP_EXIT_ERROR;
+		}
+		lv->lost0[lv->nrings] = kp_ring_lost(r);
+		lv->lost_seen[lv->nrings] = lv->lost0[lv->nrings];
+		lv->nrings++;
+	}
+	return 0;
+}
+
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize)
 {
 	struct kp_probe_list l;
 	struct kp_err e;
-	unsigned int cpu, i;
+	unsigned int i;
 	int ret;
 
 	memset(lv, 0, sizeof(*lv));
@@ -123,22 +146,9 @@ int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize)
 		kp_ksyms_free(&lv->ks);
 		memset(&lv->ks, 0, sizeof(lv->ks));
 	}
-	for (cpu = 0; cpu < lv->st.cpus; cpu++) {
-		struct kp_ring *r = &lv->rings[lv->nrings];
-
-		ret = kp_ring_open(r, NULL, cpu);
-		if (ret == -ENXIO)
-			continue;
-		if (ret) {
-			fprintf(stderr, "kpmod: %s: %s\n", cmd, r->err);
-			ret = ret == -EBUSY ? KP_EXIT_REFUSED :
-			      ret == -EPERM || ret == -EACCES ? KP_EXIT_PERM : KP_EXIT_ERROR;
-			goto fail;
-		}
-		lv->lost0[lv->nrings] = kp_ring_lost(r);
-		lv->lost_seen[lv->nrings] = lv->lost0[lv->nrings];
-		lv->nrings++;
-	}
+	ret = kp_live_attach(lv, kp_ring_open);
+	if (ret)
+		goto fail;
 	return 0;
 fail:
 	kp_live_close(lv);

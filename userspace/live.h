@@ -25,6 +25,15 @@ struct kp_live {
 	uint64_t *lost_seen;		/* per ring: lost count last reported */
 };
 
+typedef int (*kp_ring_open_fn)(struct kp_ring *r, const char *dev, unsigned int cpu);
+
+/*
+ * Attaches lv->rings to the ring of every CPU index below lv->st.cpus (the
+ * kernel's nr_cpu_ids), skipping indexes without one (ENXIO: possible CPUs
+ * need not be contiguous).  Returns 0 or an exit code, with the error said.
+ */
+int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring);
+
 /* Connects, lists the probes, maps every ring and, if @symbolize, loads kallsyms. */
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize);
 void kp_live_close(struct kp_live *lv);

@@ -16,7 +16,9 @@ struct kp_call {
 	kp_nl_reply_fn reply;
 	void *arg;
 	int done;
+	int interrupted;	/* a dump message came with NLM_F_DUMP_INTR */
 	int errnum;		/* positive errno from the kernel or a reply handler */
+	int bad_attr;		/* NLMSGERR_ATTR_OFFS, or -1 */
 	char extack[256];
 };
 
@@ -114,6 +116,8 @@ static void kp_parse_extack(struct nlmsgerr *err, struct kp_call *call)
 		snprintf(call->extack, sizeof(call->extack), "%.*s",
 			 nla_len(tb[NLMSGERR_ATTR_MSG]),
 			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	if (tb[NLMSGERR_ATTR_OFFS] && nla_len(tb[NLMSGERR_ATTR_OFFS]) == 4)
+		call->bad_attr = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 }
 
 static int kp_on_error(struct sockaddr_nl *who, struct nlmsgerr *err,
@@ -128,6 +132,16 @@ static int kp_on_error(struct sockaddr_nl *who, struct nlmsgerr *err,
 	return NL_STOP;
 }
 
+/* Go on reading to the end of the dump; the caller starts it again. */
+static int kp_on_dump_intr(struct nl_msg *msg, void *arg)
+{
+	struct kp_call *call = arg;
+
+	(void)msg;
+	call->interrupted = 1;
+	return NL_OK;
+}
+
 static int kp_on_done(struct nl_msg *msg, void *arg)
 {
 	struct kp_call *call = arg;
@@ -137,10 +151,11 @@ static int kp_on_done(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
-	       kp_nl_reply_fn reply, void *arg, struct kp_err *e)
+static int kp_nl_request(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
+			 kp_nl_reply_fn reply, void *arg, struct kp_err *e,
+			 int *interrupted)
 {
-	struct kp_call call = { .reply = reply, .arg = arg };
+	struct kp_call call = { .reply = reply, .arg = arg, .bad_attr = -1 };
 	struct nl_msg *msg;
 	struct nl_cb *cb;
 	int ret;
@@ -167,6 +182,7 @@ int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, kp_on_done, &call);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, kp_on_done, &call);
 	nl_cb_err(cb, NL_CB_CUSTOM, kp_on_error, &call);
+	nl_cb_set(cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, kp_on_dump_intr, &call);
 
 	ret = nl_send_auto(nl->sk, msg);
 	if (ret < 0)
@@ -180,8 +196,10 @@ int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
 out:
 	nl_cb_put(cb);
 	nlmsg_free(msg);
+	*interrupted = call.interrupted;
 	if (call.errnum) {
 		kp_err_set(e, call.errnum, call.extack);
+		e->bad_attr = call.bad_attr;
 		return e->code;
 	}
 	if (ret < 0) {
@@ -190,4 +208,28 @@ out:
 		return e->code;
 	}
 	return 0;
+}
+
+int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
+	       kp_nl_reply_fn reply, void *arg, struct kp_err *e)
+{
+	int interrupted;
+
+	return kp_nl_request(nl, cmd, dump, fill, reply, arg, e, &interrupted);
+}
+
+int kp_nl_dump(struct kp_nl *nl, uint8_t cmd, kp_nl_reply_fn reply,
+	       void (*reset)(void *arg), void *arg, struct kp_err *e)
+{
+	int tries, interrupted, ret;
+
+	for (tries = 0; tries < KP_NL_DUMP_TRIES; tries++) {
+		ret = kp_nl_request(nl, cmd, 1, NULL, reply, arg, e, &interrupted);
+		if (ret || !interrupted)
+			return ret;
+		reset(arg);
+	}
+	kp_err_set(e, 0, "the module's state kept changing during every dump");
+	e->code = KP_EXIT_ERROR;
+	return e->code;
 }

@@ -32,4 +32,14 @@ void kp_nl_close(struct kp_nl *nl);
 int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
 	       kp_nl_reply_fn reply, void *arg, struct kp_err *e);
 
+/*
+ * A dump (NLM_F_DUMP) of @cmd: as kp_nl_call(), but one that the module
+ * flags as interrupted (NLM_F_DUMP_INTR: the state changed while it was
+ * being sent) is read to its end, @reset(@arg) forgets what it delivered,
+ * and it starts again, up to KP_NL_DUMP_TRIES times.
+ */
+#define KP_NL_DUMP_TRIES 100
+int kp_nl_dump(struct kp_nl *nl, uint8_t cmd, kp_nl_reply_fn reply,
+	       void (*reset)(void *arg), void *arg, struct kp_err *e);
+
 #endif

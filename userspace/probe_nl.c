@@ -78,12 +78,18 @@ static int kp_probe_reply(struct nlattr **a, void *arg)
 	return 0;
 }
 
+static void kp_probe_list_reset(void *arg)
+{
+	kp_probe_list_free(arg);
+}
+
 int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err *e)
 {
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = kp_nl_call(nl, KPMOD_CMD_PROBE_GET, 1, NULL, kp_probe_reply, out, e);
+	ret = kp_nl_dump(nl, KPMOD_CMD_PROBE_GET, kp_probe_reply, kp_probe_list_reset,
+			 out, e);
 	if (ret)
 		kp_probe_list_free(out);
 	return ret;
@@ -106,37 +112,57 @@ const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l,
 	return NULL;
 }
 
-struct kp_names {
-	const char *group, *event;
-	uint64_t size;
-	int mode;
+struct kp_select_req {
+	const struct kp_select *sel;
+	size_t n;
+	int *offsets;		/* each selector's offset in the message */
 };
 
-static int kp_fill_names(struct nl_msg *msg, void *arg)
+static int kp_fill_select(struct nl_msg *msg, void *arg)
 {
-	const struct kp_names *n = arg;
+	struct kp_select_req *r = arg;
+	struct nlattr *all, *one;
+	size_t i;
 
-	if (n->group && n->group[0] && nla_put_string(msg, KPMOD_A_PROBE_GROUP, n->group))
+	all = nla_nest_start(msg, KPMOD_A_PROBE_SELECT);
+	if (!all)
 		return -NLE_NOMEM;
-	if (n->event && n->event[0] && nla_put_string(msg, KPMOD_A_PROBE_EVENT, n->event))
-		return -NLE_NOMEM;
+	for (i = 0; i < r->n; i++) {
+		one = nla_nest_start(msg, KPMOD_A_SELECTOR);
+		if (!one)
+			return -NLE_NOMEM;
+		r->offsets[i] = (int)((char *)one - (char *)nlmsg_hdr(msg));
+		if (r->sel[i].group && nla_put_string(msg, KPMOD_SEL_A_GROUP, r->sel[i].group))
+			return -NLE_NOMEM;
+		/* "" matches any: libnl drops an empty nest. */
+		if (nla_put_string(msg, KPMOD_SEL_A_EVENT, r->sel[i].event ? r->sel[i].event : ""))
+			return -NLE_NOMEM;
+		nla_nest_end(msg, one);
+	}
+	nla_nest_end(msg, all);
 	return 0;
 }
 
-int kp_probe_del(struct kp_nl *nl, const char *group, const char *event, struct kp_err *e)
+int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
+		    size_t n, int *bad, struct kp_err *e)
 {
-	struct kp_names n = { group, event, 0, 0 };
+	struct kp_select_req r = { sel, n, NULL };
+	size_t i;
+	int ret;
 
-	return kp_nl_call(nl, KPMOD_CMD_PROBE_DEL, 0, kp_fill_names, NULL, &n, e);
-}
-
-int kp_probe_set_enabled(struct kp_nl *nl, const char *group, const char *event,
-			 bool on, struct kp_err *e)
-{
-	struct kp_names n = { group, event, 0, 0 };
-
-	return kp_nl_call(nl, on ? KPMOD_CMD_PROBE_ENABLE : KPMOD_CMD_PROBE_DISABLE,
-			  0, kp_fill_names, NULL, &n, e);
+	*bad = -1;
+	r.offsets = calloc(n ? n : 1, sizeof(*r.offsets));
+	if (!r.offsets) {
+		kp_err_set(e, ENOMEM, NULL);
+		e->code = KP_EXIT_ERROR;
+		return e->code;
+	}
+	ret = kp_nl_call(nl, cmd, 0, kp_fill_select, NULL, &r, e);
+	for (i = 0; ret && e->bad_attr >= 0 && i < n; i++)
+		if (r.offsets[i] == e->bad_attr)
+			*bad = (int)i;
+	free(r.offsets);
+	return ret;
 }
 
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e)
@@ -144,9 +170,14 @@ int kp_probe_clear(struct kp_nl *nl, struct kp_err *e)
 	return kp_nl_call(nl, KPMOD_CMD_CLEAR, 0, NULL, NULL, NULL, e);
 }
 
+struct kp_buffer_req {
+	uint64_t size;
+	int mode;
+};
+
 static int kp_fill_buffer(struct nl_msg *msg, void *arg)
 {
-	const struct kp_names *n = arg;
+	const struct kp_buffer_req *n = arg;
 
 	if (n->size && nla_put_u64(msg, KPMOD_A_BUF_SIZE, n->size))
 		return -NLE_NOMEM;
@@ -157,7 +188,7 @@ static int kp_fill_buffer(struct nl_msg *msg, void *arg)
 
 int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e)
 {
-	struct kp_names n = { NULL, NULL, size, mode };
+	struct kp_buffer_req n = { size, mode };
 
 	return kp_nl_call(nl, KPMOD_CMD_BUFFER_SET, 0, kp_fill_buffer, NULL, &n, e);
 }

@@ -35,10 +35,19 @@ int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err
 void kp_probe_list_free(struct kp_probe_list *l);
 const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l, uint32_t id);
 
-int kp_probe_del(struct kp_nl *nl, const char *group, const char *event, struct kp_err *e);
-/* group and/or event may be NULL: they then match every probe. */
-int kp_probe_set_enabled(struct kp_nl *nl, const char *group, const char *event,
-			 bool on, struct kp_err *e);
+/* Names probes: a NULL group or event matches any. */
+struct kp_select {
+	const char *group;
+	const char *event;
+};
+
+/*
+ * One KPMOD_CMD_PROBE_DEL, _ENABLE or _DISABLE for every probe @sel names:
+ * all of them change, or none.  On a refusal that the module pinned on one
+ * selector, *@bad is its index (else -1).
+ */
+int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
+		    size_t n, int *bad, struct kp_err *e);
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e);
 /* size 0 or mode < 0: leave that one as it is. */
 int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e);

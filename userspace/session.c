@@ -23,6 +23,10 @@ static int kp_status_reply(struct nlattr **a, void *arg)
 	kp_copy_str(st->release, a[KPMOD_A_KERNEL_RELEASE]);
 	st->uapi = kp_get_u32(a[KPMOD_A_UAPI_VERSION]);
 	st->cpus = kp_get_u32(a[KPMOD_A_NR_CPUS]);
+	st->possible = kp_get_u32(a[KPMOD_A_NR_POSSIBLE_CPUS]);
+	st->sites = kp_get_u32(a[KPMOD_A_NR_SITES]);
+	st->buf_limit = a[KPMOD_A_BUF_LIMIT] ? nla_get_u64(a[KPMOD_A_BUF_LIMIT]) : 0;
+	st->site_traps = a[KPMOD_A_SITE_TRAPS] ? nla_get_u64(a[KPMOD_A_SITE_TRAPS]) : 0;
 	st->online = kp_get_u32(a[KPMOD_A_NR_ONLINE_CPUS]);
 	st->probes = kp_get_u32(a[KPMOD_A_NR_PROBES]);
 	st->max_probes = kp_get_u32(a[KPMOD_A_MAX_PROBES]);

@@ -9,8 +9,10 @@ struct kp_status {
 	char module_version[KPMOD_STR_MAX];
 	char arch[KPMOD_STR_MAX];
 	char release[KPMOD_STR_MAX];
-	uint32_t uapi, cpus, online, probes, max_probes, buf_mode;
-	uint64_t buf_size;
+	uint32_t uapi;
+	uint32_t cpus;		/* ring indexes 0..cpus-1 (the kernel's nr_cpu_ids) */
+	uint32_t possible, online, probes, max_probes, buf_mode, sites;
+	uint64_t buf_size, buf_limit, site_traps;
 };
 
 int kp_status_get(struct kp_nl *nl, struct kp_status *st, struct kp_err *e);

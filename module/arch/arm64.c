@@ -66,3 +66,9 @@ unsigned long kpmod_arch_retval(struct pt_regs *regs)
 {
 	return regs_return_value(regs);
 }
+
+/* No kprobe sits on ftrace here: a breakpoint is always a kprobe's own. */
+int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
+{
+	return 0;
+}

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86_64 specifics: the only file of the module that knows this arch. */
+#include <linux/hardirq.h>
 #include <linux/ptrace.h>
+#include <asm/ftrace.h>
 
 #include "../arch.h"
 #include "../kpmod.h"
@@ -43,4 +45,21 @@ unsigned long kpmod_arch_sp(struct pt_regs *regs)
 unsigned long kpmod_arch_retval(struct pt_regs *regs)
 {
 	return regs_return_value(regs);
+}
+
+/*
+ * A kernel-mode int3 is handled in NMI context; the ftrace path runs in
+ * whatever context called the function.  In the rare case of a probed
+ * function called from a real NMI, resuming after the ftrace call is what
+ * kprobe_ftrace_handler() would do anyway (regs->ip is already there).
+ */
+int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	if (in_nmi()) {
+		instruction_pointer_set(regs, (unsigned long)kp->addr + MCOUNT_INSN_SIZE);
+		return 1;
+	}
+#endif
+	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "format.h"
 #include "suites.h"
 
@@ -39,7 +40,7 @@ static void add_arg(struct kp_probe_desc *p, const char *name, uint32_t type,
 
 static void rb_init(struct rb *b, const struct kp_probe_desc *p)
 {
-	uint32_t bm = ((p->nargs + 7) / 8 + 7) & ~7u;
+	uint32_t bm = KPMOD_FAULT_BITMAP_SIZE(p->nargs);
 
 	memset(b, 0, sizeof(*b));
 	b->rec = (void *)b->w;
@@ -67,7 +68,7 @@ static void rb_set(struct rb *b, const struct kp_arg_desc *a, uint32_t i,
 static void rb_str(struct rb *b, const struct kp_arg_desc *a, uint32_t i,
 		   const char *s, uint32_t n)
 {
-	uint32_t loc = n << 16 | b->dyn;
+	uint32_t loc = KPMOD_DATA_LOC(n, b->dyn);
 
 	memcpy((uint8_t *)b->w + b->dyn, s, n);
 	b->dyn += n;
@@ -180,7 +181,8 @@ START_TEST(entry_line_prints_every_type_like_ftrace)
 		" u8=255 u16=65535 u32=4294967295 u64=18446744073709551615"
 		" s8=-1 s16=-2 s32=-3 s64=-9223372036854775808"
 		" x8=0xff x16=0xbeef x32=0xdeadbeef x64=0xffffffffffffffff"
-		" c='A' name=\"/etc/passwd\" uname=\"say \"hi\"\\\n\x01\xff\xc3\xa9\""
+		/* What could forge a line is escaped; UTF-8 passes. */
+		" c='A' name=\"/etc/passwd\" uname=\"say \"hi\"\\\\x0a\\x01\\xff\xc3\xa9\""
 		" sym=foo_init+0x10/0x20 [foo] symstr=\"foo_init+0x0/0x20 [foo]\""
 		" bf=5 arr={1,2,3} bad=(fault) nostr=(fault) chars={'x','y'}"
 		" strs={\"a\",\"b\"}\n");
@@ -284,7 +286,7 @@ START_TEST(unknown_probe_and_bad_records)
 			      "probe_9: (0xffffffff81001000)\n");
 	free(out);
 	/* A data location past the record: nothing printed. */
-	loc = 8u << 16 | (b.rec->len - 4);
+	loc = KPMOD_DATA_LOC(8, b.rec->len - 4);
 	rb_set(&b, &p.args[0], 0, &loc, 4);
 	out = run(0, &b, &p, NULL, &ret);
 	ck_assert_int_eq(ret, -EBADMSG);
@@ -345,6 +347,110 @@ START_TEST(lost_lines)
 }
 END_TEST
 
+/* A JSON line is valid whatever bytes the kernel gave: no raw control
+ * character, valid UTF-8 throughout, every escape well formed. */
+static void assert_valid_json_line(const char *out)
+{
+	const unsigned char *u = (const unsigned char *)out;
+	size_t i, n = strlen(out);
+	int in_string = 0;
+
+	ck_assert_uint_gt(n, 2);
+	ck_assert_int_eq(out[n - 1], '\n');
+	for (i = 0; i < n - 1; i++) {
+		ck_assert_msg(u[i] >= 0x20, "raw control byte 0x%02x at %zu", u[i], i);
+		if (u[i] >= 0x80) {
+			size_t len = kp_utf8_len(u + i, n - 1 - i);
+
+			ck_assert_msg(len, "invalid UTF-8 at %zu", i);
+			i += len - 1;
+			continue;
+		}
+		if (!in_string) {
+			in_string = u[i] == '"';
+			continue;
+		}
+		if (u[i] == '"') {
+			in_string = 0;
+		} else if (u[i] == '\\') {
+			i++;
+			ck_assert_msg(strchr("\"\\/bfnrtu", out[i]), "bad escape at %zu", i);
+			if (out[i] == 'u') {
+				ck_assert_msg(strspn(out + i + 1, "0123456789abcdef") >= 4,
+					      "short \\u escape at %zu", i);
+				i += 4;
+			}
+		}
+	}
+	ck_assert_int_eq(in_string, 0);
+}
+
+/* prctl(PR_SET_NAME) lets a task call itself anything: no forged lines. */
+START_TEST(task_names_and_strings_cannot_forge_lines)
+{
+	struct kp_probe_desc *p = calloc(1, sizeof(*p));
+	static const char forged[16] = "x\n  fake-1\r\x1b[";
+	struct rb b;
+	char *out, raw[256];
+	int ret, i;
+
+	p->id = 9;
+	p->kind = KPMOD_PROBE_ENTRY;
+	strcpy(p->group, "g");
+	strcpy(p->event, "e");
+	add_arg(p, "s", KPMOD_T_STRING, 0, 4);
+	rb_init(&b, p);
+	memcpy(b.rec->comm, forged, sizeof(forged));
+	rb_str(&b, &p->args[0], 0, "a\nb\tc\x7f\xc2\x85\xe2\x82\xac\xc3", 14);
+	out = run(0, &b, p, NULL, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_str_eq(out, "x\\x0a  fake-1\\x0d\\x1b[-1234    [001] ..... 12345.678901: e: "
+			      "(0xffffffff81001000) s=\"a\\x0ab\\x09c\\x7f\\xc2\\x85\xe2\x82\xac\\xc3\"\n");
+	free(out);
+
+	/* Every byte value, in the name and in a string: one valid JSON line. */
+	for (i = 0; i < 255; i++)
+		raw[i] = (char)(i + 1);
+	raw[255] = '\0';
+	rb_init(&b, p);
+	memcpy(b.rec->comm, raw + 240, 15);
+	rb_str(&b, &p->args[0], 0, raw, 256);
+	out = run(1, &b, p, NULL, &ret);
+	ck_assert_int_eq(ret, 0);
+	assert_valid_json_line(out);
+	free(out);
+	out = run(0, &b, p, NULL, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_ptr_eq(strchr(out, '\n'), out + strlen(out) - 1);
+	ck_assert_ptr_null(strchr(out, '\r'));
+	free(out);
+	free(p);
+}
+END_TEST
+
+/* uapi/kpmod.h is the only definition of the record's encodings. */
+START_TEST(record_layout_helpers)
+{
+	ck_assert_uint_eq(KPMOD_FAULT_BITMAP_SIZE(0), 0);
+	ck_assert_uint_eq(KPMOD_FAULT_BITMAP_SIZE(1), 8);
+	ck_assert_uint_eq(KPMOD_FAULT_BITMAP_SIZE(64), 8);
+	ck_assert_uint_eq(KPMOD_FAULT_BITMAP_SIZE(65), 16);
+	ck_assert_uint_eq(KPMOD_FAULT_BITMAP_SIZE(KPMOD_MAX_ARGS), 16);
+	ck_assert_uint_eq(KPMOD_ARGS_OFFSET(3), sizeof(struct kpmod_record) + 8);
+	ck_assert_uint_eq(KPMOD_DATA_LOC(12, 80), 0x000c0050);
+	ck_assert_uint_eq(KPMOD_DATA_LOC_LEN(0x000c0050), 12);
+	ck_assert_uint_eq(KPMOD_DATA_LOC_OFF(0x000c0050), 80);
+	ck_assert_uint_eq(KPMOD_DATA_LOC_LEN(KPMOD_DATA_LOC(KPMOD_MAX_STRING, 0xfff8)),
+			  KPMOD_MAX_STRING);
+	{
+		uint8_t bm[16] = { 0x81, 0, 0, 0, 0, 0, 0, 0, 0x01 };
+
+		ck_assert(kpmod_fault_test(bm, 0) && kpmod_fault_test(bm, 7));
+		ck_assert(!kpmod_fault_test(bm, 1) && kpmod_fault_test(bm, 64));
+	}
+}
+END_TEST
+
 KP_SUITE(format_suite)
 static Suite *format_suite(void)
 {
@@ -357,6 +463,8 @@ static Suite *format_suite(void)
 	tcase_add_test(tc, unknown_probe_and_bad_records);
 	tcase_add_test(tc, descriptions_are_checked);
 	tcase_add_test(tc, lost_lines);
+	tcase_add_test(tc, task_names_and_strings_cannot_forge_lines);
+	tcase_add_test(tc, record_layout_helpers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,9 +24,22 @@ build_module() {
 	local arch=$1 kdir=$2 out=$3
 	"$top/pkg/dkms-src" "$out"
 	# shellcheck disable=SC2046
-	make -s -C "$kdir" M="$out" $(cross_env "$arch" "$kdir") modules >&2 ||
+	make -s -C "$kdir" M="$out" $(cross_env "$arch" "$kdir") KPMOD_WERROR=y modules >&2 ||
 		die "module build against $kdir failed"
 	[ -f "$out/module/kpmod.ko" ] || die "no kpmod.ko built"
+	sign_module "$kdir" "$out/module/kpmod.ko" keep-unsigned
+}
+
+# sign_module KDIR KO [keep-unsigned]: a kernel tree with a signing key of
+# its own (the debug kernel's, generated when it was built) signs KO with
+# it, as DKMS signs with a MOK key, so that it loads under lockdown; with
+# keep-unsigned, the unsigned build stays beside it as NAME-unsigned.ko.
+sign_module() {
+	local kdir=$1 ko=$2
+	[ -f "$kdir/certs/signing_key.pem" ] && [ -x "$kdir/scripts/sign-file" ] || return 0
+	[ "${3:-}" = keep-unsigned ] && cp "$ko" "${ko%.ko}-unsigned.ko"
+	"$kdir/scripts/sign-file" sha256 "$kdir/certs/signing_key.pem" \
+		"$kdir/certs/signing_key.x509" "$ko" || die "signing $ko failed"
 }
 
 # build_extra_module ARCH KDIR SRCDIR OUT: builds SRCDIR's module(s) in a
@@ -38,7 +51,10 @@ build_extra_module() {
 	# shellcheck disable=SC2046
 	make -s -C "$kdir" M="$b" $(cross_env "$arch" "$kdir") modules >&2 ||
 		die "extra module build from $src failed"
-	cp "$b"/*.ko "$out/"
+	for b in "$b"/*.ko; do
+		sign_module "$kdir" "$b"
+		cp "$b" "$out/"
+	done
 }
 
 # build_cli ARCH OUT: a static kpmod for ARCH at OUT/userspace/kpmod, and
@@ -59,7 +75,7 @@ build_cli() {
 			"$NL_SYSROOT/usr/lib/aarch64-linux-gnu/pkgconfig" "$NL_SYSROOT" >"$pc"
 		chmod +x "$pc"
 	fi
-	{ make -s -C "$out/userspace" STATIC=1 CC="$cc" PKG_CONFIG="$pc" kpmod &&
+	{ make -s -C "$out/userspace" STATIC=1 WERROR=1 CC="$cc" PKG_CONFIG="$pc" kpmod &&
 	  make -s -C "$out/tests/vm/tools" CC="$cc" PKG_CONFIG="$pc"; } 2>"$out/cli-build.log" ||
 		{ cat "$out/cli-build.log" >&2; die "static kpmod or test tool build failed"; }
 }
@@ -75,11 +91,19 @@ make_initramfs() {
 	cp "$here/lib/guest-init" "$root/init"
 	cp "$here/lib/scenario.sh" "$root/kpmod/lib.sh"
 	cp "$work/src/module/kpmod.ko" "$root/kpmod/kpmod.ko"
+	if [ -f "$work/src/module/kpmod-unsigned.ko" ]; then
+		cp "$work/src/module/kpmod-unsigned.ko" "$root/kpmod/kpmod-unsigned.ko"
+	fi
 	cp "$work/src/userspace/kpmod" "$root/usr/bin/kpmod"
 	cp "$work/src/tests/vm/tools"/kpmod-* "$root/usr/bin/"
 	mkdir -p "$root/kpmod/extra"
 	cp -r "$work/extra"/. "$root/kpmod/extra/"
 	printf 'KPMOD_KERNEL=%s\nKPMOD_ARCH=%s\n' "$kernel" "$arch" >"$root/kpmod/env"
+	# --env NAME=VALUE: for the scenarios (guest-init exports every line).
+	local kv
+	for kv in "${guest_env[@]}"; do
+		printf '%s\n' "$kv" >>"$root/kpmod/env"
+	done
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
 	echo 'root:x:0:' >"$root/etc/group"
 	echo 'root::0:0:99999:7:::' >"$root/etc/shadow"

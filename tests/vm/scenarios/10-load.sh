@@ -9,11 +9,11 @@ mode=$(stat -c %a /dev/kpmod)
 
 expect_rc 0 kpmod version
 modver=$(cat /sys/module/kpmod/version)
-expect_grep "^module $modver (uapi 1, $KPMOD_ARCH)"
-expect_grep "^kpmod $modver (uapi 1)"
+expect_grep "^module $modver (uapi 2, $KPMOD_ARCH)"
+expect_grep "^kpmod $modver (uapi 2)"
 
 expect_rc 0 kpmod status
-expect_grep "^module:  $modver (uapi 1)"
+expect_grep "^module:  $modver (uapi 2)"
 expect_grep "^arch:    $KPMOD_ARCH\$"
 expect_grep "^kernel:  $(uname -r)\$"
 ncpu=$(grep -c ^processor /proc/cpuinfo)
@@ -21,6 +21,7 @@ expect_grep "online"
 online=$(sed -n 's/^cpus: *[0-9]* possible, \([0-9]*\) online$/\1/p' /tmp/.out)
 [ "$online" = "$ncpu" ] || fail "status says $online CPUs online, /proc/cpuinfo $ncpu"
 expect_grep "^probes:  0 registered (max 1024)\$"
+expect_grep "^hooks:   0 function entries kept armed, 0 stale breakpoints caught$"
 
 unload_kpmod
 grep -q '^kpmod ' /proc/modules && fail "kpmod still loaded"

@@ -11,7 +11,7 @@ expect_grep "unknown command"
 
 load_kpmod
 expect_rc 4 as_user "kpmod status"
-expect_grep "kpmod: status: permission denied: kpmod requires CAP_SYS_ADMIN (Operation not permitted); run as root"
+expect_grep "kpmod: status: permission denied: kpmod requires CAP_NET_ADMIN and CAP_SYS_ADMIN (Operation not permitted); run as root"
 as_user "cat /dev/kpmod" 2>/dev/null && fail "non-root opened /dev/kpmod"
 expect_rc 0 kpmod status
 unload_kpmod

@@ -66,6 +66,24 @@ expect_rc 0 kpmod list
 expect_grep '^p:kprobes/fromfile vfs_write$'
 expect_grep '^p:kprobes/fromstdin vfs_fsync$'
 
+# One request per command line: all of its names change or none does,
+# and the error names the bad one.
+expect_rc 5 kpmod enable myprobe typo
+expect_grep "refused by the module: 'typo': no such event"
+cat /etc/passwd >/dev/null
+expect_rc 0 kpmod stat
+grep -q '^  myprobe  *0 ' /tmp/.out || fail "a failed enable enabled myprobe"
+expect_rc 5 kpmod del myret typo
+expect_grep "'typo': no such event"
+kpmod list | grep -q myret || fail "a failed del deleted myret"
+expect_rc 0 kpmod enable myprobe myret
+expect_rc 5 kpmod disable myprobe nosuch/myret
+expect_grep "'nosuch/myret': no such event"
+cat /etc/passwd >/dev/null
+expect_rc 0 kpmod stat
+grep -q '^  myprobe  *[1-9]' /tmp/.out || fail "a failed disable disabled myprobe"
+expect_rc 0 kpmod disable myprobe myret
+
 # Enable, stat, delete rules.
 expect_rc 0 kpmod enable myprobe
 cat /etc/passwd >/dev/null

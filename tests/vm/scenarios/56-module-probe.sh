@@ -11,6 +11,8 @@ kpmod add 'p:km/early kpmod_target:kpmod_target_poke' 2>/tmp/e && fail "probe on
 cat /tmp/e
 grep -q "Unknown symbol" /tmp/e || fail "no 'Unknown symbol' message"
 kpmod list | grep -q early && fail "probe on an absent module registered"
+# A probe elsewhere, enabled before the module's probes exist (lower id).
+expect_rc 0 kpmod add --enable 'p:km/live find_task_by_vpid nr=$arg1:s32'
 insmod $TKO || fail "insmod kpmod_target"
 expect_rc 0 kpmod add --enable 'p:km/poke kpmod_target:kpmod_target_poke n=$arg1:u32 tag=+0($arg2):string' \
 	'r:km/pokeret kpmod_target:kpmod_target_poke ret=$retval:s32 n=$arg1:u32'
@@ -31,10 +33,22 @@ grep -q ': pokeret: (.* <- kpmod_target_poke) ret=43 n=42$' /tmp/t.txt ||
 rmmod kpmod_target || fail "rmmod kpmod_target"
 expect_rc 0 kpmod stat
 expect_grep "poke .*(gone)"
-expect_rc 0 kpmod disable all
+expect_rc 0 kpmod disable km/poke km/pokeret
 expect_rc 5 kpmod enable km/poke
 expect_grep "gone"
-expect_rc 0 kpmod del km/poke km/pokeret
+# Failing on a gone probe, enable all changes nothing: km/live, which it
+# did not change, is still enabled and still records.
+expect_rc 5 kpmod enable all
+expect_grep "'all': the probed module is gone"
+expect_rc 0 kpmod stat
+set -- $(grep '^  live ' /tmp/.out)
+before=$2
+kpmod-work getpgid 10 5550000
+expect_rc 0 kpmod stat
+set -- $(grep '^  live ' /tmp/.out)
+[ "$2" -ge $((before + 10)) ] || fail "live stopped recording after a failed enable all ($before -> $2)"
+expect_rc 0 kpmod disable all
+expect_rc 0 kpmod del km/poke km/pokeret km/live
 expect_rc 0 kpmod status
 expect_grep "^probes:  0 registered"
 unload_kpmod

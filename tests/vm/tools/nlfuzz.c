@@ -7,6 +7,9 @@
  *
  *   kpmod-nlfuzz cases          the fixed list of malformed requests
  *   kpmod-nlfuzz random N SEED  N random requests; afterwards no probe left
+ *   kpmod-nlfuzz flood N        N probe adds into a receive buffer too small
+ *                               for their replies: no probe may stay
+ *                               registered whose add did not succeed
  *
  * Prints one line per case and "N passed, N failed"; exits 1 on a failure.
  */
@@ -30,6 +33,7 @@ static struct nl_sock *sk;
 static int family;
 static int passed, failed;
 static int last_err;
+static int last_off;		/* NLMSGERR_ATTR_OFFS, or -1 */
 static char last_msg[256];
 
 static int on_error(struct sockaddr_nl *who, struct nlmsgerr *err, void *arg)
@@ -42,10 +46,15 @@ static int on_error(struct sockaddr_nl *who, struct nlmsgerr *err, void *arg)
 	(void)arg;
 	last_err = -err->error;
 	last_msg[0] = '\0';
+	last_off = -1;
 	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && len > 0 &&
-	    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)(err + 1), len, NULL) &&
-	    tb[NLMSGERR_ATTR_MSG])
-		snprintf(last_msg, sizeof(last_msg), "%s", nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+	    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)(err + 1), len, NULL)) {
+		if (tb[NLMSGERR_ATTR_MSG])
+			snprintf(last_msg, sizeof(last_msg), "%s",
+				 nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+		if (tb[NLMSGERR_ATTR_OFFS])
+			last_off = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+	}
 	return NL_STOP;
 }
 
@@ -139,6 +148,59 @@ static struct nl_msg *probe_msg(const char *event, uint32_t kind, const char *sy
 		nla_nest_end(msg, args);
 	}
 	return msg;
+}
+
+/* A DEL, ENABLE or DISABLE naming @n GROUP/EVENT pairs ("" for any). */
+static struct nl_msg *select_msg(uint8_t cmd, int n, const char *const *names, int *offsets)
+{
+	struct nl_msg *msg = new_msg(cmd);
+	struct nlattr *all = nla_nest_start(msg, KPMOD_A_PROBE_SELECT), *one;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		one = nla_nest_start(msg, KPMOD_A_SELECTOR);
+		if (offsets)
+			offsets[i] = (int)((char *)one - (char *)nlmsg_hdr(msg));
+		nla_put_string(msg, KPMOD_SEL_A_GROUP, names[2 * i]);
+		nla_put_string(msg, KPMOD_SEL_A_EVENT, names[2 * i + 1]);
+		nla_nest_end(msg, one);
+	}
+	nla_nest_end(msg, all);
+	return msg;
+}
+
+/* How many probes are registered (STATUS). */
+static int nprobes_reply;
+
+static int on_status(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[KPMOD_A_MAX + 1];
+
+	(void)arg;
+	if (!genlmsg_parse(nlmsg_hdr(msg), 0, tb, KPMOD_A_MAX, NULL) && tb[KPMOD_A_NR_PROBES])
+		nprobes_reply = (int)nla_get_u32(tb[KPMOD_A_NR_PROBES]);
+	return NL_OK;
+}
+
+static int nr_probes(void)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	struct nl_msg *msg = new_msg(KPMOD_CMD_STATUS);
+
+	nprobes_reply = -1;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_status, NULL);
+	nl_send_auto(sk, msg);
+	nl_recvmsgs(sk, cb);
+	nl_wait_for_ack(sk);
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	return nprobes_reply;
+}
+
+static void check(const char *name, bool ok, const char *detail)
+{
+	printf("%s %s%s%s\n", ok ? "ok" : "FAIL", name, detail ? ": " : "", detail ? detail : "");
+	ok ? passed++ : failed++;
 }
 
 #define PROG(...) ((const struct kpmod_fetch_insn[]){ __VA_ARGS__ }), \
@@ -300,14 +362,34 @@ static void run_cases(void)
 	expect("buffer mode out of range", m, ERANGE);
 	expect("buffer with nothing to set", new_msg(KPMOD_CMD_BUFFER_SET), EINVAL);
 
+	{
+		static const char *const nope[] = { "fuzz", "nope" };
+		static const char *const bare[] = { "", "nope" };
+
+		expect("delete a missing event", select_msg(KPMOD_CMD_PROBE_DEL, 1, nope, NULL),
+		       ENOENT);
+		expect("enable a missing event", select_msg(KPMOD_CMD_PROBE_ENABLE, 1, bare, NULL),
+		       ENOENT);
+	}
+	expect("delete without a selection", new_msg(KPMOD_CMD_PROBE_DEL), EINVAL);
+	expect("disable without a selection", new_msg(KPMOD_CMD_PROBE_DISABLE), EINVAL);
 	m = new_msg(KPMOD_CMD_PROBE_DEL);
-	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
-	nla_put_string(m, KPMOD_A_PROBE_EVENT, "nope");
-	expect("delete a missing event", m, ENOENT);
+	args = nla_nest_start(m, KPMOD_A_PROBE_SELECT);
+	nla_put_u32(m, KPMOD_A_SELECTOR, 7);	/* not a nest */
+	nla_nest_end(m, args);
+	expect("selector not a nest", m, EINVAL);
 	m = new_msg(KPMOD_CMD_PROBE_ENABLE);
-	nla_put_string(m, KPMOD_A_PROBE_EVENT, "nope");
-	expect("enable a missing event", m, ENOENT);
+	args = nla_nest_start(m, KPMOD_A_SELECTOR);
+	nla_put_string(m, KPMOD_SEL_A_EVENT, "x");
+	nla_nest_end(m, args);
+	expect("selector outside a selection", m, EINVAL);
 	expect("unknown command", new_msg(__KPMOD_CMD_MAX + 3), EOPNOTSUPP);
+
+	/* A 64-bit offset is refused, not cut to 32 bits (vfs_read+0). */
+	m = probe_msg("big", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	nla_put_u64(m, KPMOD_A_PROBE_OFFSET, 0x100000000ULL);
+	expect("offset above 32 bits", m, ERANGE);
+	check("offset above 32 bits registered nothing", nr_probes() == 0, NULL);
 
 	/* A valid probe through the same path, then a duplicate. */
 	expect("valid probe", probe_msg("ok1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_X64,
@@ -315,10 +397,85 @@ static void run_cases(void)
 		     I(KPMOD_FOP_END, 0, 0, 0))), 0);
 	m = probe_msg("ok1", KPMOD_PROBE_ENTRY, "vfs_write", 0, NULL, 0);
 	expect("duplicate event", m, EEXIST);
-	m = new_msg(KPMOD_CMD_PROBE_DEL);
-	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
-	nla_put_string(m, KPMOD_A_PROBE_EVENT, "ok1");
-	expect("delete it", m, 0);
+	{
+		/* All or none, and the error points at the selector that failed. */
+		static const char *const two[] = { "fuzz", "ok1", "fuzz", "typo" };
+		int off[2];
+		char why[64];
+
+		expect("enable a present and a missing event",
+		       select_msg(KPMOD_CMD_PROBE_ENABLE, 2, two, off), ENOENT);
+		snprintf(why, sizeof(why), "offset %d, selector 2 at %d", last_off, off[1]);
+		check("the error names the missing one", last_off == off[1], why);
+		expect("delete both: one is missing", select_msg(KPMOD_CMD_PROBE_DEL, 2, two, NULL),
+		       ENOENT);
+		check("the present one is still there", nr_probes() == 1, NULL);
+		expect("delete it", select_msg(KPMOD_CMD_PROBE_DEL, 1, two, NULL), 0);
+	}
+}
+
+/*
+ * Adds @n probes without reading a reply, into a receive buffer too small
+ * for them: the module cannot send most replies.  A probe whose reply was
+ * lost must not stay registered, since its caller cannot know it exists.
+ */
+static void run_flood(int n)
+{
+	unsigned char *replied = calloc(n + 1, 1);
+	unsigned char buf[65536];
+	int i, rcv = 0, replies = 0, stray = 0, registered;
+	unsigned int seq0 = 0;
+	char detail[160];
+
+	setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	nl_socket_set_nonblocking(sk);
+	for (i = 0; i < n; i++) {
+		char ev[32];
+		struct nl_msg *m;
+
+		snprintf(ev, sizeof(ev), "flood%d", i);
+		m = probe_msg(ev, KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+		nl_send_auto(sk, m);
+		if (!i)
+			seq0 = nlmsg_hdr(m)->nlmsg_seq;
+		nlmsg_free(m);
+	}
+	/* Replies that made it: a PROBE_ADD message carries its request's seq. */
+	for (;;) {
+		int len = recv(nl_socket_get_fd(sk), buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (len < 0 && errno == ENOBUFS)
+			continue;	/* the overrun itself: read on */
+		if (len <= 0)
+			break;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+			unsigned int k = h->nlmsg_seq - seq0;
+
+			if (h->nlmsg_type == family && k < (unsigned int)n) {
+				replied[k] = 1;
+				replies++;
+			}
+		}
+	}
+	nl_socket_free(sk);
+	sk = nl_socket_alloc();
+	genl_connect(sk);
+	/* Every registered flood probe must be one whose reply arrived. */
+	for (i = 0; i < n; i++) {
+		char ev[32];
+		const char *names[2] = { "fuzz", ev };
+
+		snprintf(ev, sizeof(ev), "flood%d", i);
+		if (!send_msg(select_msg(KPMOD_CMD_PROBE_DEL, 1, names, NULL)) && !replied[i])
+			stray++;
+	}
+	registered = nr_probes();
+	snprintf(detail, sizeof(detail), "%d adds, %d replies, %d registered without a reply",
+		 n, replies, stray);
+	check("flood: no probe without its reply", stray == 0 && replies < n && registered == 0,
+	      detail);
+	free(replied);
 }
 
 /* Random requests: random commands, attribute types, lengths and bytes. */
@@ -332,7 +489,7 @@ static void run_random(int n, unsigned int seed)
 		struct nl_msg *m;
 		int nattrs = rand() % 6;
 
-		/* Never enable, delete or clear at random: keep it to refusals. */
+		/* Never enable or clear at random: keep it to refusals. */
 		if (cmd == KPMOD_CMD_PROBE_ENABLE || cmd == KPMOD_CMD_CLEAR)
 			cmd = KPMOD_CMD_PROBE_ADD;
 		m = new_msg(cmd);
@@ -359,8 +516,9 @@ int main(int argc, char **argv)
 {
 	int one = 1;
 
-	if (argc < 2 || (strcmp(argv[1], "cases") && (strcmp(argv[1], "random") || argc < 4))) {
-		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED\n");
+	if (argc < 2 || (strcmp(argv[1], "cases") && (strcmp(argv[1], "random") || argc < 4) &&
+			 (strcmp(argv[1], "flood") || argc < 3))) {
+		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | flood N\n");
 		return 2;
 	}
 	sk = nl_socket_alloc();
@@ -377,6 +535,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "cases"))
 		run_cases();
+	else if (!strcmp(argv[1], "flood"))
+		run_flood(atoi(argv[2]));
 	else
 		run_random(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	/* The module must still answer. */

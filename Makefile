@@ -8,6 +8,8 @@
 # make bench           benchmarks against kprobe_events in one booted guest
 # make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
 # make check-matrix    every VM scenario on 5.10, 6.1, 6.12 x x86_64, arm64
+# make storm           the storm scenario for 5 minutes on every guest
+#                      (KPMOD_STORM_SECS=N to change; make check runs 60 s)
 # make dkms-install    copies the module sources to /usr/src/kpmod-VERSION and
 #                      runs dkms add/build/install for every installed kernel
 #                      with headers (KERNELS="R1 R2" to choose); dkms-remove undoes it
@@ -16,7 +18,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
-.PHONY: all module userspace unit check demo bench lint clean check-matrix \
+.PHONY: all module userspace unit check demo bench lint clean check-matrix storm \
 	dkms-install dkms-remove deb
 
 all: module userspace
@@ -45,6 +47,9 @@ lint:
 
 check-matrix:
 	tests/check-matrix
+
+storm:
+	tests/storm
 
 DKMS_SRC := /usr/src/kpmod-$(VERSION)
 # Installed kernels that have headers to build against.

@@ -5,12 +5,20 @@
 . "$KPMOD_LIB"
 load_kpmod
 expect_rc 0 kpmod add 'p:pv/p vfs_read'
+# A kernel built without user namespaces (the debug kernel) has none to test.
+userns=1
+kpmod-ringtest userns-exec true
+[ $? -eq 77 ] && { userns=; note "no user namespaces in this kernel: those checks skipped"; }
+n=0
 while IFS= read -r cmd; do
 	expect_rc 4 as_user "kpmod $cmd"
 	expect_grep "permission denied"
-	# shellcheck disable=SC2086
-	expect_rc 4 kpmod-ringtest userns-exec kpmod $cmd
-	expect_grep "permission denied"
+	if [ -n "$userns" ]; then
+		# shellcheck disable=SC2086
+		expect_rc 4 kpmod-ringtest userns-exec kpmod $cmd
+		expect_grep "permission denied"
+	fi
+	n=$((n + 1))
 done <<'CMDS'
 version
 status
@@ -27,11 +35,13 @@ trace --duration 1
 record -o /tmp/u.kpm --duration 1
 snapshot
 CMDS
-note "14 commands refused to a user and to a user namespace"
+note "$n commands refused to a user${userns:+ and to a user namespace}"
 as_user "cat /dev/kpmod" 2>/dev/null && fail "a user opened /dev/kpmod"
-kpmod-ringtest userns-exec cat /dev/kpmod 2>/dev/null && fail "a user namespace opened /dev/kpmod"
 expect_rc 0 kpmod-ringtest privdrop uid
-expect_rc 0 kpmod-ringtest privdrop userns
+if [ -n "$userns" ]; then
+	kpmod-ringtest userns-exec cat /dev/kpmod 2>/dev/null && fail "a user namespace opened /dev/kpmod"
+	expect_rc 0 kpmod-ringtest privdrop userns
+fi
 # Nothing changed.
 expect_rc 0 kpmod list
 expect_grep '^p:pv/p vfs_read$'

@@ -462,19 +462,20 @@ static void run_flood(int n)
 	sk = nl_socket_alloc();
 	genl_connect(sk);
 	/* Every registered flood probe must be one whose reply arrived. */
+	registered = nr_probes();
+	stray = registered - replies;
+	snprintf(detail, sizeof(detail), "%d adds, %d replies, %d registered without a reply",
+		 n, replies, stray);
+	check("flood: no probe without its reply", stray == 0 && replies < n, detail);
 	for (i = 0; i < n; i++) {
 		char ev[32];
 		const char *names[2] = { "fuzz", ev };
 
 		snprintf(ev, sizeof(ev), "flood%d", i);
 		if (!send_msg(select_msg(KPMOD_CMD_PROBE_DEL, 1, names, NULL)) && !replied[i])
-			stray++;
+			check("flood: a probe without its reply was registered", 0, ev);
 	}
-	registered = nr_probes();
-	snprintf(detail, sizeof(detail), "%d adds, %d replies, %d registered without a reply",
-		 n, replies, stray);
-	check("flood: no probe without its reply", stray == 0 && replies < n && registered == 0,
-	      detail);
+	check("flood: all gone", nr_probes() == 0, NULL);
 	free(replied);
 }
 

@@ -88,12 +88,15 @@ int main(int argc, char **argv)
 			if (fd < 0)
 				continue;
 			/*
-			 * Zeroed before each read: a probe on the buffer at
-			 * vfs_read's entry finds "", not the file's text.
+			 * What a probe on the buffer finds at vfs_read's entry
+			 * is known: "" before a file's first read, then
+			 * "kpmod-work read", never the file's own text.
 			 */
-			do
+			memset(buf, 0, sizeof(buf));
+			while (read(fd, buf, sizeof(buf)) > 0) {
 				memset(buf, 0, sizeof(buf));
-			while (read(fd, buf, sizeof(buf)) > 0);
+				strcpy(buf, "kpmod-work read");
+			}
 			close(fd);
 		}
 	} else if (!strcmp(argv[1], "spin")) {

@@ -414,8 +414,13 @@ static int kpmod_genl_parse_select(struct genl_info *info, bool need_name,
 		GENL_SET_ERR_MSG(info, "name the probes (KPMOD_A_PROBE_SELECT)");
 		return -EINVAL;
 	}
-	nla_for_each_nested(nest, select, rem)
+	nla_for_each_nested(nest, select, rem) {
+		if (nla_type(nest) != KPMOD_A_SELECTOR) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nest, "SELECT holds only SELECTOR nests");
+			return -EINVAL;
+		}
 		(*n)++;
+	}
 	if (!*n || *n > KPMOD_MAX_SELECTORS) {
 		NL_SET_ERR_MSG_ATTR(info->extack, select, "1 to 1024 selectors");
 		return -EINVAL;
@@ -576,11 +581,13 @@ static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 			break;
 		changed[nchanged++] = p;
 	}
-	if (ret) {
-		while (nchanged--) {
-			if (kpmod_probe_enable(changed[nchanged], !on))
-				GENL_SET_ERR_MSG(info, "failed, and a probe could not be restored");
-		}
+	/* Undo: a gone probe has nothing armed, only its flag to restore. */
+	while (ret && nchanged--) {
+		p = changed[nchanged];
+		if (kpmod_probe_gone(p))
+			WRITE_ONCE(p->enabled, !on);
+		else if (kpmod_probe_enable(p, !on))
+			GENL_SET_ERR_MSG(info, "failed, and a probe could not be restored");
 	}
 out:
 	mutex_unlock(&kpmod_lock);

@@ -331,12 +331,15 @@ int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 		snprintf(p->lookup, sizeof(p->lookup), "%s:%s", p->module, p->symbol);
 	else
 		strscpy(p->lookup, p->symbol, sizeof(p->lookup));
+	kpmod_sites_lock();
 	ret = kpmod_probe_register_kernel(p);
 	if (ret) {
+		kpmod_sites_unlock();
 		kpmod_register_error(extack, ret);
 		return ret;
 	}
 	ret = kpmod_probe_join_site(p);
+	kpmod_sites_unlock();
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "could not arm the function's ftrace hook");
 		return ret;

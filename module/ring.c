@@ -6,11 +6,11 @@
  */
 #include <linux/cpumask.h>
 #include <linux/log2.h>
-#include <linux/mm.h>
 #include <linux/minmax.h>
-#include <asm/local64.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <asm/local64.h>
 
 #include "kpmod.h"
 #include "ring.h"
@@ -21,7 +21,7 @@ static u32 kpmod_ring_mode = KPMOD_BUF_DISCARD;
 static u64 kpmod_ring_limit;		/* bytes of data, all rings together */
 
 /* meta->nested is bumped by handlers that interrupt each other: see below. */
-static_assert(sizeof(local64_t) == sizeof(((struct kpmod_ring_meta *)0)->nested));
+static_assert(sizeof(local64_t) == sizeof_field(struct kpmod_ring_meta, nested));
 
 static void kpmod_ring_wakeup(struct irq_work *work)
 {
@@ -110,6 +110,10 @@ int kpmod_rings_init(void)
 	/* max_buffer_mb, or a quarter of RAM. */
 	kpmod_ring_limit = kpmod_max_buffer_mb ? (u64)kpmod_max_buffer_mb << 20 :
 			   (u64)totalram_pages() << PAGE_SHIFT >> 2;
+	/* The default too stays within it, down to the smallest ring. */
+	while (kpmod_ring_size > KPMOD_BUF_SIZE_MIN &&
+	       kpmod_ring_size * num_possible_cpus() > kpmod_ring_limit)
+		kpmod_ring_size >>= 1;
 	kpmod_rings = kpmod_rings_alloc(kpmod_ring_size, kpmod_ring_mode);
 	return kpmod_rings ? 0 : -ENOMEM;
 }
@@ -324,7 +328,8 @@ void kpmod_ring_commit(struct kpmod_ring *ring, u32 len)
 	 * moves forward, so below the mark with the tail seen at reservation
 	 * means below it now.
 	 */
-	if (kpmod_ring_unread(ring, head, ring->res_tail) < ring->watermark)
+	if (kpmod_ring_unread(ring, head, ring->res_tail) < ring->watermark ||
+	    !atomic_read(&ring->attached))
 		return;
 	/*
 	 * Pairs with the barrier in kpmod_dev_poll(): either this sees the

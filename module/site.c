@@ -7,15 +7,15 @@
  * its p->ainsn.insn is NULL.  Arming or disarming it, or any change of the
  * set of ftrace users of that function, rewrites the call site with
  * text_poke_bp(), which puts a transient int3 there.  A CPU that executes
- * that int3 after the rewrite is over (QEMU's multi-threaded TCG lets a
- * vCPU run such stale code) finds no patch in progress, so the breakpoint
- * reaches kprobe_int3_handler().  That handler finds the ftrace-based
- * kprobe at the address, runs its handlers and single-steps it: it jumps
- * to p->ainsn.insn, address 0, with interrupts off ("BUG: kernel NULL
- * pointer dereference ... RIP: 0010:0x0", stack top at the caller of the
- * probed function).  Enabling and disabling probes on one function in a
- * loop while it is called crashes Debian's 5.10, 6.1 and 6.12 that way,
- * through kprobe_events as through kpmod.
+ * that int3 after the rewrite is over (QEMU 7.2's multi-threaded TCG lets a
+ * vCPU run such stale code; hardware and KVM do not) finds no patch in
+ * progress, so the breakpoint reaches kprobe_int3_handler().  That handler
+ * finds the ftrace-based kprobe at the address, runs its handlers and
+ * single-steps it: it jumps to p->ainsn.insn, address 0, with interrupts
+ * off ("BUG: kernel NULL pointer dereference ... RIP: 0010:0x0", stack top
+ * at the caller of the probed function).  Enabling and disabling probes on
+ * one function in a loop while it is called crashes Debian's 5.10, 6.1 and
+ * 6.12 that way under that QEMU, through kprobe_events as through kpmod.
  *
  * So kpmod never rewrites the call site of a function while a kprobe of
  * its own is registered there, except under a guard:
@@ -28,7 +28,9 @@
  *  - The anchor's handler is the guard: called from a breakpoint (in NMI
  *    context, which the ftrace path is not, short of a real NMI), it
  *    resumes execution after the 5-byte ftrace call instead of letting
- *    the kernel single-step.  Every rewrite kpmod makes at a site happens
+ *    the kernel single-step (other ftrace users miss that one call; and a
+ *    stale int3 met while another kprobe runs on that CPU goes through
+ *    reenter_kprobe(), which asks no handler: out of reach).  Every rewrite kpmod makes at a site happens
  *    while its anchor is registered and enabled, so it always runs.  The
  *    kernel calls an aggregate's probes newest first and stops at the
  *    first that returns 1, so the anchor is kept behind kpmod's probes
@@ -42,6 +44,9 @@
  *    ftrace_regs_caller) and patches nothing while the anchor, disabled on
  *    its way out, is still registered; the keepers go after the anchor is
  *    gone, when a stale int3 finds no kprobe and is simply re-executed.
+ *    A probe registered on that function meanwhile waits for the release
+ *    (kpmod_sites_lock()): until its new anchor exists it would be there
+ *    unguarded.
  *
  * What this costs: a function that has kpmod probes, enabled or not,
  * keeps its ftrace hook armed (one call into kprobe_ftrace_handler and
@@ -71,12 +76,22 @@ struct kpmod_site {
 	unsigned long addr;
 	unsigned int users;		/* kpmod probes registered here */
 	unsigned long idle_since;	/* jiffies, once users is 0 */
+	bool retry;			/* a release failed: wait longer */
 	bool kept;			/* keepers hold it while it is released */
 	struct kprobe anchor;
 };
 
 static LIST_HEAD(kpmod_sites);
 static unsigned int kpmod_sites_count;
+
+/*
+ * Serialises releasing sites with registering probes (probe.c takes it,
+ * inside kpmod_lock, from registering a probe to joining its site): a
+ * probe registered, disabled, at an address whose old site is being
+ * released would be there, unguarded, when the keepers go.  The reaper
+ * takes it alone, kpmod_lock not held.
+ */
+static DEFINE_MUTEX(kpmod_site_release_lock);
 
 static void kpmod_sites_reap(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kpmod_site_reaper, kpmod_sites_reap);
@@ -106,6 +121,16 @@ static struct ftrace_ops kpmod_site_keepers[2] = {
 	{ .func = kpmod_site_keeper_func, .flags = FTRACE_OPS_FL_SAVE_REGS },
 };
 
+void kpmod_sites_lock(void)
+{
+	mutex_lock(&kpmod_site_release_lock);
+}
+
+void kpmod_sites_unlock(void)
+{
+	mutex_unlock(&kpmod_site_release_lock);
+}
+
 int kpmod_site_get(const struct kprobe *kp, struct kpmod_site **out, bool *created)
 {
 	unsigned long addr = (unsigned long)kp->addr;
@@ -113,6 +138,7 @@ int kpmod_site_get(const struct kprobe *kp, struct kpmod_site **out, bool *creat
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
+	lockdep_assert_held(&kpmod_site_release_lock);
 	*out = NULL;
 	*created = false;
 	if (!(kp->flags & KPROBE_FLAG_FTRACE))
@@ -152,6 +178,35 @@ int kpmod_site_get(const struct kprobe *kp, struct kpmod_site **out, bool *creat
 	return 0;
 }
 
+static unsigned long kpmod_site_due(const struct kpmod_site *site)
+{
+	return site->idle_since +
+	       msecs_to_jiffies(KPMOD_SITE_LINGER_MS) * (site->retry ? 10 : 1);
+}
+
+/*
+ * Runs the reaper when the first unused site is due, recomputed from every
+ * site, so a site's own time never moves however often others are put.
+ * kpmod_lock held.
+ */
+static void kpmod_sites_schedule(void)
+{
+	unsigned long due = 0, now = jiffies;
+	struct kpmod_site *site;
+	bool any = false;
+
+	list_for_each_entry(site, &kpmod_sites, node) {
+		if (site->users)
+			continue;
+		if (!any || time_before(kpmod_site_due(site), due))
+			due = kpmod_site_due(site);
+		any = true;
+	}
+	if (any)
+		mod_delayed_work(system_unbound_wq, &kpmod_site_reaper,
+				 time_after(due, now) ? due - now : 0);
+}
+
 void kpmod_site_put(struct kpmod_site *site)
 {
 	lockdep_assert_held(&kpmod_lock);
@@ -160,9 +215,8 @@ void kpmod_site_put(struct kpmod_site *site)
 	if (--site->users)
 		return;
 	site->idle_since = jiffies;
-	/* Only ever pushed out: a busy site is looked at again later. */
-	mod_delayed_work(system_wq, &kpmod_site_reaper,
-			 msecs_to_jiffies(KPMOD_SITE_LINGER_MS));
+	site->retry = false;
+	kpmod_sites_schedule();
 }
 
 unsigned int kpmod_nr_sites(void)
@@ -175,18 +229,22 @@ u64 kpmod_site_traps_caught(void)
 	return atomic64_read(&kpmod_site_traps);
 }
 
-/* Both keepers on @addr, or neither. */
-static bool kpmod_site_keep(unsigned long addr)
+/* Both keepers on @addr, or neither; @reset first forgets old entries. */
+static bool kpmod_site_keep(unsigned long addr, bool reset)
 {
-	if (ftrace_set_filter_ip(&kpmod_site_keepers[0], addr, 0, 0))
+	if (ftrace_set_filter_ip(&kpmod_site_keepers[0], addr, 0, reset))
 		return false;
-	if (ftrace_set_filter_ip(&kpmod_site_keepers[1], addr, 0, 0)) {
+	if (ftrace_set_filter_ip(&kpmod_site_keepers[1], addr, 0, reset)) {
 		ftrace_set_filter_ip(&kpmod_site_keepers[0], addr, 1, 0);
 		return false;
 	}
 	return true;
 }
 
+/*
+ * Failing (the function's module went meanwhile) leaves a stale entry,
+ * harmless (no record matches it) and dropped by the next reset.
+ */
 static void kpmod_site_unkeep(unsigned long addr)
 {
 	ftrace_set_filter_ip(&kpmod_site_keepers[0], addr, 1, 0);
@@ -205,30 +263,43 @@ static int kpmod_site_keepers_register(void)
 	return ret;
 }
 
+/* Unregisters the anchors on @list, a batch at a time, allocating nothing. */
+static void kpmod_sites_unregister_anchors(struct list_head *list)
+{
+	struct kprobe *batch[16];
+	struct kpmod_site *site;
+	unsigned int n = 0;
+
+	list_for_each_entry(site, list, node) {
+		batch[n++] = &site->anchor;
+		if (n == ARRAY_SIZE(batch)) {
+			unregister_kprobes(batch, n);
+			n = 0;
+		}
+	}
+	if (n)
+		unregister_kprobes(batch, n);
+}
+
 /*
- * Releases the sites on @doomed (detached from kpmod_sites, no users) and
- * leaves on @doomed those that could not be released safely: they stay
- * armed.  Only the reaper and module exit get here, one at a time: the
- * keepers are theirs alone.
+ * Releases the sites on @doomed (detached from kpmod_sites, no users),
+ * kpmod_site_release_lock held; leaves on @doomed those that could not be
+ * released safely (a keeper could not be set up): they stay armed.
+ * Returns how many were released.
  */
-static void kpmod_sites_release(struct list_head *doomed)
+static unsigned int kpmod_sites_release(struct list_head *doomed)
 {
 	struct kpmod_site *site, *tmp;
-	struct kprobe **anchors;
-	unsigned int n = 0, kept = 0;
+	unsigned int kept = 0, released = 0;
+	bool keepers_failed = false;
 	LIST_HEAD(going);
 
-	list_for_each_entry(site, doomed, node)
-		n++;
-	anchors = kcalloc(max(n, 1U), sizeof(*anchors), GFP_KERNEL);
-	if (!anchors)
-		return;
-
+	lockdep_assert_held(&kpmod_site_release_lock);
 	list_for_each_entry_safe(site, tmp, doomed, node) {
 		site->kept = false;
 		/* A gone anchor's code is gone: nothing left to rewrite. */
 		if (!kprobe_gone(&site->anchor)) {
-			if (!kpmod_site_keep(site->addr))
+			if (!kpmod_site_keep(site->addr, !kept))
 				continue;
 			site->kept = true;
 			kept++;
@@ -246,72 +317,63 @@ static void kpmod_sites_release(struct list_head *doomed)
 		kept = 0;
 	}
 
-	n = 0;
-	list_for_each_entry(site, &going, node)
-		anchors[n++] = &site->anchor;
-	if (n)
-		unregister_kprobes(anchors, n);
+	kpmod_sites_unregister_anchors(&going);
 	if (kept) {
-		unregister_ftrace_function(&kpmod_site_keepers[1]);
-		unregister_ftrace_function(&kpmod_site_keepers[0]);
+		keepers_failed = unregister_ftrace_function(&kpmod_site_keepers[1]) ||
+				 unregister_ftrace_function(&kpmod_site_keepers[0]);
+		/* Never empty the filter of keepers still registered. */
+		if (keepers_failed)
+			pr_warn_once("could not unregister its ftrace keepers\n");
 	}
 	list_for_each_entry_safe(site, tmp, &going, node) {
-		if (site->kept)
+		if (site->kept && !keepers_failed)
 			kpmod_site_unkeep(site->addr);
 		list_del(&site->node);
 		kfree(site);
+		released++;
 	}
-	kfree(anchors);
+	return released;
 }
 
 static void kpmod_sites_reap(struct work_struct *work)
 {
-	unsigned long linger = msecs_to_jiffies(KPMOD_SITE_LINGER_MS);
-	unsigned long next = 0;
 	struct kpmod_site *site, *tmp;
 	unsigned int released = 0;
 	LIST_HEAD(doomed);
 
 	mutex_lock(&kpmod_lock);
-	list_for_each_entry_safe(site, tmp, &kpmod_sites, node) {
-		if (site->users)
-			continue;
-		if (time_before(jiffies, site->idle_since + linger)) {
-			next = next ? min(next, site->idle_since + linger) :
-				      site->idle_since + linger;
-			continue;
-		}
-		list_move_tail(&site->node, &doomed);
-		released++;
-	}
+	list_for_each_entry_safe(site, tmp, &kpmod_sites, node)
+		if (!site->users && !time_before(jiffies, kpmod_site_due(site)))
+			list_move_tail(&site->node, &doomed);
 	mutex_unlock(&kpmod_lock);
 
 	/*
 	 * Outside kpmod_lock: unregistering ftrace_ops waits for RCU-tasks
-	 * grace periods.  A probe added meanwhile on one of these functions
-	 * gets a new site, whose enabled anchor guards what happens here.
+	 * grace periods.  A probe registered meanwhile waits for the release
+	 * lock, then gets a new site.
 	 */
-	kpmod_sites_release(&doomed);
+	if (!list_empty(&doomed)) {
+		mutex_lock(&kpmod_site_release_lock);
+		released = kpmod_sites_release(&doomed);
+		mutex_unlock(&kpmod_site_release_lock);
+	}
 
 	mutex_lock(&kpmod_lock);
 	list_for_each_entry(site, &doomed, node) {
 		pr_warn_once("could not release the ftrace hook of %pS safely: left armed\n",
 			     (void *)site->addr);
-		released--;
 		site->idle_since = jiffies;
-		next = next ? min(next, jiffies + 10 * linger) : jiffies + 10 * linger;
+		site->retry = true;
 	}
 	list_splice_tail(&doomed, &kpmod_sites);
 	WRITE_ONCE(kpmod_sites_count, kpmod_sites_count - released);
-	if (next)
-		mod_delayed_work(system_wq, &kpmod_site_reaper,
-				 time_after(next, jiffies) ? next - jiffies : 0);
+	kpmod_sites_schedule();
 	mutex_unlock(&kpmod_lock);
 }
 
 void kpmod_sites_exit(void)
 {
-	struct kpmod_site *site;
+	struct kpmod_site *site, *tmp;
 	LIST_HEAD(doomed);
 
 	cancel_delayed_work_sync(&kpmod_site_reaper);
@@ -321,20 +383,26 @@ void kpmod_sites_exit(void)
 	mutex_unlock(&kpmod_lock);
 	list_for_each_entry(site, &doomed, node)
 		WARN_ON_ONCE(site->users);
+	mutex_lock(&kpmod_site_release_lock);
 	kpmod_sites_release(&doomed);
-	/* Could not be released safely: release them anyway, the module goes. */
-	if (!list_empty(&doomed)) {
-		struct kpmod_site *tmp;
-
-		list_for_each_entry_safe(site, tmp, &doomed, node) {
-			unregister_kprobe(&site->anchor);
-			list_del(&site->node);
-			kfree(site);
-		}
+	/* Could not be released safely: released anyway, the module goes. */
+	kpmod_sites_unregister_anchors(&doomed);
+	mutex_unlock(&kpmod_site_release_lock);
+	list_for_each_entry_safe(site, tmp, &doomed, node) {
+		list_del(&site->node);
+		kfree(site);
 	}
 }
 
 #else /* !CONFIG_KPROBES_ON_FTRACE: no kprobe is ever on ftrace */
+
+void kpmod_sites_lock(void)
+{
+}
+
+void kpmod_sites_unlock(void)
+{
+}
 
 int kpmod_site_get(const struct kprobe *kp, struct kpmod_site **out, bool *created)
 {

@@ -13,6 +13,13 @@
 struct kpmod_site;
 
 /*
+ * Held from registering a probe to kpmod_site_get(): no site is released
+ * meanwhile (site.c).  Inside kpmod_lock.
+ */
+void kpmod_sites_lock(void);
+void kpmod_sites_unlock(void);
+
+/*
  * Called, kpmod_lock held, right after @kp was registered (disabled): if
  * the kernel put @kp on ftrace, takes a reference on its address's site
  * and returns it in @site (NULL for a probe that is not on ftrace).  A new

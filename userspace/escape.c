@@ -26,13 +26,22 @@ size_t kp_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* A printable character from U+00A0 up, not a C1 control. */
+/*
+ * A printable character from U+00A0 up: not a C1 control, and not one that
+ * moves or reorders text on a terminal (line and paragraph separators,
+ * bidirectional embeddings, overrides and isolates).
+ */
 static size_t kp_printable_utf8(const unsigned char *s, size_t n)
 {
 	size_t len = kp_utf8_len(s, n);
 
 	/* U+0080..U+009F (C1 controls) are c2 80..c2 9f. */
 	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;
+	/* U+2028..U+202E are e2 80 a8..ae; U+2066..U+2069 are e2 81 a6..a9. */
+	if (len == 3 && s[0] == 0xe2 &&
+	    ((s[1] == 0x80 && s[2] >= 0xa8 && s[2] <= 0xae) ||
+	     (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9)))
 		return 0;
 	return len;
 }

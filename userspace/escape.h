@@ -5,8 +5,9 @@
  * [000] ..." (prctl(PR_SET_NAME)) or a path with a newline would forge
  * lines.  kpmod keeps ftrace's output for printable bytes and escapes the
  * rest: printable ASCII and valid UTF-8 for characters from U+00A0 up pass
- * as they are; every other byte (controls, DEL, C1 controls, bytes that
- * are not UTF-8) becomes \xNN.
+ * as they are; every other byte (controls, DEL, C1 controls, the Unicode
+ * line separators and bidirectional controls, bytes that are not UTF-8)
+ * becomes \xNN.  A backslash passes as ftrace prints it.
  */
 #ifndef KPMOD_ESCAPE_H
 #define KPMOD_ESCAPE_H

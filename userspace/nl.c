@@ -161,7 +161,8 @@ static int kp_nl_request(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn 
 	int ret;
 
 	memset(e, 0, sizeof(*e));
-	msg = nlmsg_alloc();
+	/* Room for the largest request: 1024 selectors of the longest names. */
+	msg = nlmsg_alloc_size(KP_NL_MSG_MAX);
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!msg || !cb) {
 		ret = -NLE_NOMEM;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* arm64 specifics: the only file of the module that knows this arch. */
+#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/thread_info.h>
 #include <linux/uaccess.h>
@@ -72,3 +73,5 @@ int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
 {
 	return 0;
 }
+
+NOKPROBE_SYMBOL(kpmod_arch_site_trap);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86_64 specifics: the only file of the module that knows this arch. */
-#include <linux/hardirq.h>
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <asm/ftrace.h>
 
@@ -63,3 +64,5 @@ int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
 #endif
 	return 0;
 }
+
+NOKPROBE_SYMBOL(kpmod_arch_site_trap);

@@ -408,6 +408,15 @@ START_TEST(task_names_and_strings_cannot_forge_lines)
 			      "(0xffffffff81001000) s=\"a\\x0ab\\x09c\\x7f\\xc2\\x85\xe2\x82\xac\\xc3\"\n");
 	free(out);
 
+	/* Text that would reorder the line on a terminal (U+202E) is escaped too. */
+	rb_init(&b, p);
+	memcpy(b.rec->comm, "ok", 3);
+	rb_str(&b, &p->args[0], 0, "a\xe2\x80\xae" "b\xe2\x80\xa8" "c", 10);
+	out = run(0, &b, p, NULL, &ret);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_ptr_nonnull(strstr(out, " s=\"a\\xe2\\x80\\xaeb\\xe2\\x80\\xa8c\"\n"));
+	free(out);
+
 	/* Every byte value, in the name and in a string: one valid JSON line. */
 	for (i = 0; i < 255; i++)
 		raw[i] = (char)(i + 1);

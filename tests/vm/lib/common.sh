@@ -36,3 +36,60 @@ need_pkgs() {
 	apt-get update -q >&2
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
 }
+
+# The QEMU the guests need: 10 or newer.  Debian 12's own QEMU, 7.2, lets a
+# vCPU under multi-threaded TCG go on running translated code that another
+# vCPU has since rewritten.  Whenever the guest kernel patches a function
+# others are running (ftrace, kprobes, jump labels), one CPU can run a stale
+# int3 for ever (a soft lockup) or, on an ftrace-based kprobe, jump to 0
+# (README: "A kernel crash kpmod stays clear of").  Tests on it are flaky
+# whatever kpmod does, so the harness takes QEMU from the host's backports
+# (Debian's registry), or refuses, unless KPMOD_OLD_QEMU=1 (to reproduce).
+QEMU_MIN_MAJOR=10
+
+# qemu_major BINARY: the major version of a QEMU binary, or 0.
+qemu_major() {
+	"$1" -version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p' | head -n 1 |
+		grep . || echo 0
+}
+
+# need_qemu PKG...: installs the PKGs (qemu-system-x86, qemu-system-arm)
+# from the host suite's backports when the installed ones are too old.
+need_qemu() {
+	local p bin old=() suite src kr=/usr/share/keyrings/debian-archive-keyring.gpg
+	for p in "$@"; do
+		case "$p" in
+		qemu-system-x86) bin=qemu-system-x86_64 ;;
+		qemu-system-arm) bin=qemu-system-aarch64 ;;
+		*) die "need_qemu: unknown package $p" ;;
+		esac
+		command -v "$bin" >/dev/null && [ "$(qemu_major "$bin")" -ge "$QEMU_MIN_MAJOR" ] ||
+			old+=("$p")
+	done
+	[ ${#old[@]} -eq 0 ] && return 0
+	[ "${KPMOD_OLD_QEMU:-}" = 1 ] && { need_pkgs "${old[@]}"; return 0; }
+	suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")-backports
+	if [ "$(id -u)" -ne 0 ]; then
+		die "QEMU $QEMU_MIN_MAJOR or newer needed (older ones run stale guest code); run: sudo apt-get install -t $suite ${old[*]}"
+	fi
+	src=/etc/apt/sources.list.d/kpmod-$suite.list
+	if ! apt-cache policy "${old[0]}" 2>/dev/null | grep -q -- "$suite"; then
+		log "adding $suite to apt's sources ($src)"
+		if [ -f "$kr" ]; then
+			echo "deb [signed-by=$kr] http://deb.debian.org/debian $suite main" >"$src"
+		else
+			echo "deb http://deb.debian.org/debian $suite main" >"$src"
+		fi
+		apt-get update -q >&2
+	fi
+	log "installing ${old[*]} from $suite"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -t "$suite" "${old[@]}" >&2
+	for p in "${old[@]}"; do
+		case "$p" in
+		qemu-system-x86) bin=qemu-system-x86_64 ;;
+		qemu-system-arm) bin=qemu-system-aarch64 ;;
+		esac
+		[ "$(qemu_major "$bin")" -ge "$QEMU_MIN_MAJOR" ] ||
+			die "$suite gave $bin $(qemu_major "$bin"), older than $QEMU_MIN_MAJOR"
+	done
+}

@@ -84,6 +84,25 @@ expect_rc 0 kpmod stat
 grep -q '^  myprobe  *[1-9]' /tmp/.out || fail "a failed disable disabled myprobe"
 expect_rc 0 kpmod disable myprobe myret
 
+# Many long names in one request (200 x 60 characters): one message.
+i=0
+: >/tmp/many.defs
+names=
+while [ $i -lt 200 ]; do
+	ev=$(printf 'many_%055d' $i)
+	echo "p:manygroup_with_a_rather_long_name_for_the_test/$ev vfs_fsync" >>/tmp/many.defs
+	names="$names manygroup_with_a_rather_long_name_for_the_test/$ev"
+	i=$((i + 1))
+done
+expect_rc 0 kpmod add -f /tmp/many.defs
+# shellcheck disable=SC2086
+expect_rc 0 kpmod enable $names
+# shellcheck disable=SC2086
+expect_rc 0 kpmod disable $names
+# shellcheck disable=SC2086
+expect_rc 0 kpmod del $names
+kpmod list | grep -q manygroup && fail "del of 200 names left some"
+
 # Enable, stat, delete rules.
 expect_rc 0 kpmod enable myprobe
 cat /etc/passwd >/dev/null

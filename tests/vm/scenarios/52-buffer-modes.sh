@@ -49,3 +49,20 @@ kpmod snapshot 2>/dev/null | grep ' kpmod-work-' | grep -c ' pg: ' >/tmp/n2
 expect_rc 0 kpmod clear
 expect_rc 0 kpmod buffer --size 1M --mode discard
 unload_kpmod
+
+# All rings together are capped (max_buffer_mb, default a quarter of RAM):
+# refused with the arithmetic, by the CLI and by the module itself.
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+load_kpmod max_buffer_mb=2
+expect_rc 0 kpmod status
+expect_grep "(limit 2 MiB in all)"
+expect_rc 5 kpmod buffer --size 2M
+expect_grep "2 MiB per CPU x $ncpu CPUs = $((2 * ncpu)) MiB exceeds the module's limit of 2 MiB"
+expect_rc 0 kpmod buffer --size 1M
+unload_kpmod
+load_kpmod
+expect_rc 0 kpmod status
+limit=$(sed -n 's/.*(limit \([0-9]*\) MiB in all)$/\1/p' /tmp/.out)
+ram=$(sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+[ "$limit" -eq $((ram / 1024 / 4)) ] || fail "default limit $limit MiB is not a quarter of $((ram / 1024)) MiB"
+unload_kpmod

@@ -44,10 +44,11 @@ toggle() {
 # A function called without pause on every CPU when kpmod arms its hook
 # (its first probe): the rewrite of its call site races with the calls, and
 # a stale breakpoint met meanwhile must be caught by the anchor's guard,
-# never single-stepped.  The hook is released after the calls stop: with no
+# never single-stepped (under an emulator that runs stale code, QEMU 7.2:
+# KPMOD_OLD_QEMU=1).  The hook is released after the calls stop: with no
 # kprobe left to guard it, a stale breakpoint there would be re-executed by
-# the kernel, which under QEMU's TCG can go on for ever (README, "kernel
-# bug"); kpmod's own rewrites are all guarded.
+# the kernel for ever on such an emulator (README, "A kernel crash kpmod
+# stays clear of").
 case $KPMOD_ARCH in
 x86_64) hot=__x64_sys_getppid ;;
 arm64) hot=__arm64_sys_getppid ;;

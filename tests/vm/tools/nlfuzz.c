@@ -361,6 +361,10 @@ static void run_cases(void)
 	nla_put_u32(m, KPMOD_A_BUF_MODE, 7);
 	expect("buffer mode out of range", m, ERANGE);
 	expect("buffer with nothing to set", new_msg(KPMOD_CMD_BUFFER_SET), EINVAL);
+	/* 256 MiB on each of 2+ CPUs: over a quarter of the guests' 1 GiB. */
+	m = new_msg(KPMOD_CMD_BUFFER_SET);
+	nla_put_u64(m, KPMOD_A_BUF_SIZE, KPMOD_BUF_SIZE_MAX);
+	expect("buffer over the module's limit", m, E2BIG);
 
 	{
 		static const char *const nope[] = { "fuzz", "nope" };

@@ -44,7 +44,8 @@ need_pkgs() {
 # int3 for ever (a soft lockup) or, on an ftrace-based kprobe, jump to 0
 # (README: "A kernel crash kpmod stays clear of").  Tests on it are flaky
 # whatever kpmod does, so the harness takes QEMU from the host's backports
-# (Debian's registry), or refuses, unless KPMOD_OLD_QEMU=1 (to reproduce).
+# (Debian's registry), or refuses.  tests/vm/run's KPMOD_QEMU_DIR runs
+# another one, unchecked, to reproduce.
 QEMU_MIN_MAJOR=10
 
 # qemu_major BINARY: the major version of a QEMU binary, or 0.
@@ -67,7 +68,6 @@ need_qemu() {
 			old+=("$p")
 	done
 	[ ${#old[@]} -eq 0 ] && return 0
-	[ "${KPMOD_OLD_QEMU:-}" = 1 ] && { need_pkgs "${old[@]}"; return 0; }
 	suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")-backports
 	if [ "$(id -u)" -ne 0 ]; then
 		die "QEMU $QEMU_MIN_MAJOR or newer needed (older ones run stale guest code); run: sudo apt-get install -t $suite ${old[*]}"

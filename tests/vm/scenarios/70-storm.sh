@@ -45,7 +45,7 @@ toggle() {
 # (its first probe): the rewrite of its call site races with the calls, and
 # a stale breakpoint met meanwhile must be caught by the anchor's guard,
 # never single-stepped (under an emulator that runs stale code, QEMU 7.2:
-# KPMOD_OLD_QEMU=1).  The hook is released after the calls stop: with no
+# tests/vm/run's KPMOD_QEMU_DIR).  The hook is released after the calls stop: with no
 # kprobe left to guard it, a stale breakpoint there would be re-executed by
 # the kernel for ever on such an emulator (README, "A kernel crash kpmod
 # stays clear of").

@@ -85,6 +85,23 @@ kpmod report /tmp/cut.kpm >/tmp/cut.txt 2>/tmp/cut.err && fail "truncated file a
 cat /tmp/cut.err
 grep -q "truncated" /tmp/cut.err || fail "no 'truncated' in the error"
 
+# A task that names itself to forge a line: still one line, escaped.
+kpmod trace --count 3 >/tmp/f.txt 2>/dev/null &
+tpid=$!
+wait_reader $tpid
+kpmod-work name "$(printf 'x\n  fake-1 [0')" getpgid 3 7300000
+wait $tpid
+cat /tmp/f.txt
+[ "$(wc -l </tmp/f.txt)" -eq 3 ] || fail "a task's name split a line"
+grep -q '^ *x\\x0a  fake-1 \[0-[0-9]* *\[[0-9]*\] .* nr=7300000$' /tmp/f.txt ||
+	fail "the name is not escaped as \\x0a"
+kpmod trace --json --count 1 >/tmp/fj.txt 2>/dev/null &
+tpid=$!
+wait_reader $tpid
+kpmod-work name "$(printf 'q\001\"\\')" getpgid 1 7300100
+wait $tpid
+grep -q '"task":"q\\u0001\\"\\\\"' /tmp/fj.txt || { cat /tmp/fj.txt; fail "JSON task name not escaped"; }
+
 # JSON live.
 kpmod trace --json --count 5 >/tmp/j.txt 2>/dev/null &
 tpid=$!

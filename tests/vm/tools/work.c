@@ -11,6 +11,9 @@
  *   kpmod-work now                 prints CLOCK_MONOTONIC in nanoseconds
  *   kpmod-work time CMD ARGS...    runs CMD as above, then prints the mean
  *                                  nanoseconds per call ("ns_per_call N")
+ *   kpmod-work name NAME CMD ARGS... calls itself NAME (prctl PR_SET_NAME:
+ *                                  any bytes, a newline included), then
+ *                                  runs CMD as above
  * Prints nothing else; exits 0.
  */
 #define _GNU_SOURCE
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +54,11 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "now")) {
 		printf("%ld\n", now_ns());
 		return 0;
+	}
+	if (argc > 3 && !strcmp(argv[1], "name")) {
+		prctl(PR_SET_NAME, argv[2], 0, 0, 0);
+		argv += 2;
+		argc -= 2;
 	}
 	if (argc > 1 && !strcmp(argv[1], "time")) {
 		timed = 1;

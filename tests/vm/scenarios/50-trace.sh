@@ -98,7 +98,7 @@ grep -q '^ *x\\x0a  fake-1 \[0-[0-9]* *\[[0-9]*\] .* nr=7300000$' /tmp/f.txt ||
 kpmod trace --json --count 1 >/tmp/fj.txt 2>/dev/null &
 tpid=$!
 wait_reader $tpid
-kpmod-work name "$(printf 'q\001\"\\')" getpgid 1 7300100
+kpmod-work name "$(printf 'q\001"\134')" getpgid 1 7300100
 wait $tpid
 grep -q '"task":"q\\u0001\\"\\\\"' /tmp/fj.txt || { cat /tmp/fj.txt; fail "JSON task name not escaped"; }
 

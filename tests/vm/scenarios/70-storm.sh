@@ -14,6 +14,7 @@ load_kpmod
 now() { cut -d. -f1 /proc/uptime; }
 end=$(($(now) + secs))
 out=/tmp/storm
+rm -rf $out
 mkdir -p $out
 
 # What the bug report ran: add, enable, one read, disable, delete.

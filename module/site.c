@@ -30,12 +30,12 @@
  *    resumes execution after the 5-byte ftrace call instead of letting
  *    the kernel single-step (other ftrace users miss that one call; and a
  *    stale int3 met while another kprobe runs on that CPU goes through
- *    reenter_kprobe(), which asks no handler: out of reach).  Every rewrite kpmod makes at a site happens
- *    while its anchor is registered and enabled, so it always runs.  The
- *    kernel calls an aggregate's probes newest first and stops at the
- *    first that returns 1, so the anchor is kept behind kpmod's probes
- *    (probe.c registers the first one again after the anchor): they all
- *    record the hit before it.
+ *    reenter_kprobe(), which asks no handler: out of reach).  Every
+ *    rewrite kpmod makes at a site happens while its anchor is registered
+ *    and enabled, so it always runs.  The kernel calls an aggregate's
+ *    probes newest first and stops at the first that returns 1, so the
+ *    anchor is kept behind kpmod's probes (probe.c registers the first one
+ *    again after the anchor): they all record the hit before it.
  *  - The anchor outlives the last probe on the function by
  *    KPMOD_SITE_LINGER_MS, so add/delete loops do not rewrite the site
  *    each time.  Then the site is released: two "keeper" ftrace_ops are

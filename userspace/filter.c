@@ -20,6 +20,17 @@ static const char *const kp_filter_op_texts[KP_FILTER_OP_COUNT] = {
 	[KP_FILTER_OP_GT] = ">",    [KP_FILTER_OP_BAND] = "&",
 };
 
+const struct kp_filter_field kp_filter_common_fields[] = {
+	{ .name = "CPU", .type = KP_FILTER_FIELD_CPU, .size = 4, .is_signed = true },
+	{ .name = "cpu", .type = KP_FILTER_FIELD_CPU, .size = 4, .is_signed = true },
+	{ .name = "common_cpu", .type = KP_FILTER_FIELD_CPU, .size = 4, .is_signed = true },
+	{ .name = "COMM", .type = KP_FILTER_FIELD_COMM },
+	{ .name = "comm", .type = KP_FILTER_FIELD_COMM },
+	{ .name = "common_pid", .type = KP_FILTER_FIELD_NUM, .size = 4, .is_signed = true },
+};
+const unsigned int kp_filter_nr_common_fields =
+	sizeof(kp_filter_common_fields) / sizeof(kp_filter_common_fields[0]);
+
 const char *kp_filter_op_text(enum kp_filter_op op)
 {
 	return op < KP_FILTER_OP_COUNT ? kp_filter_op_texts[op] : "?";

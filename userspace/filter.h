@@ -42,6 +42,16 @@ struct kp_filter_field {
 	bool is_signed;		/* numbers (and CPU): compared signed */
 };
 
+/*
+ * The fields every event has, searched after its own, in the kernel's
+ * order (trace_find_event_field(): generic, then common): those a kpmod
+ * record carries.  common_type, common_flags and common_preempt_count are
+ * not among them.  A probe's own fields go first: __probe_ip (for return
+ * probes __probe_func and __probe_ret_ip), then its arguments.
+ */
+extern const struct kp_filter_field kp_filter_common_fields[];
+extern const unsigned int kp_filter_nr_common_fields;
+
 /* In the kernel's order: a longer operator before its prefix. */
 enum kp_filter_op {
 	KP_FILTER_OP_GLOB,	/* ~  */

@@ -83,6 +83,11 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_PROBE_SELECT] = NLA_POLICY_NESTED_ARRAY(kpmod_sel_policy),
 	/* Only inside PROBE_SELECT, whose policy checks it. */
 	[KPMOD_A_SELECTOR] = { .type = NLA_REJECT },
+	[KPMOD_A_FILTER_TEXT] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_FILTER_TEXT - 1 },
+	[KPMOD_A_FILTER_PROG] = { .type = NLA_BINARY, .len = KPMOD_MAX_FILTER_PREDS *
+							      sizeof(struct kpmod_filter_pred) },
+	[KPMOD_A_FILTER_STRS] = { .type = NLA_BINARY, .len = KPMOD_MAX_FILTER_STRS },
+	[KPMOD_A_PROBE_FILTERED] = { .type = NLA_U64 },
 };
 
 /*
@@ -677,11 +682,12 @@ static int kpmod_genl_put_arg(struct sk_buff *skb, const struct kpmod_arg *a)
 
 static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 {
+	struct kpmod_filter *filter = kpmod_probe_filter(p);
+	struct kpmod_probe_stats sum;
 	struct nlattr *args;
-	u64 hits, dropped;
 	u32 i;
 
-	kpmod_probe_counters(p, &hits, &dropped);
+	kpmod_probe_counters(p, &sum);
 	if (nla_put_u32(skb, KPMOD_A_PROBE_ID, p->id) ||
 	    nla_put_string(skb, KPMOD_A_PROBE_GROUP, p->group) ||
 	    nla_put_string(skb, KPMOD_A_PROBE_EVENT, p->event) ||
@@ -695,10 +701,12 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	    nla_put_string(skb, KPMOD_A_PROBE_DEFINITION, p->definition) ||
 	    (p->enabled && nla_put_flag(skb, KPMOD_A_PROBE_ENABLED)) ||
 	    (kpmod_probe_gone(p) && nla_put_flag(skb, KPMOD_A_PROBE_GONE)) ||
-	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_HITS, hits, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_HITS, sum.hits, KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_MISSES, kpmod_probe_misses(p),
 			      KPMOD_A_UNSPEC) ||
-	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_DROPPED, dropped, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_DROPPED, sum.dropped, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_FILTERED, sum.filtered, KPMOD_A_UNSPEC) ||
+	    (filter && nla_put_string(skb, KPMOD_A_FILTER_TEXT, filter->text)) ||
 	    nla_put_u32(skb, KPMOD_A_PROBE_ARGS_SIZE, p->fixed_size))
 		return -EMSGSIZE;
 	args = nla_nest_start(skb, KPMOD_A_PROBE_ARGS);
@@ -747,6 +755,49 @@ static int kpmod_genl_probe_dump(struct sk_buff *skb, struct netlink_callback *c
 	return skb->len;
 }
 
+/* Sets, replaces or (with no program) clears one probe's filter. */
+static int kpmod_genl_probe_filter(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct kpmod_filter *f = NULL;
+	struct kpmod_probe *p;
+	int ret = 0;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	if (!a[KPMOD_A_PROBE_GROUP] || !a[KPMOD_A_PROBE_EVENT]) {
+		GENL_SET_ERR_MSG(info, "a filter is set on one probe: its group and event");
+		return -EINVAL;
+	}
+	if (!a[KPMOD_A_FILTER_PROG] != !a[KPMOD_A_FILTER_TEXT] ||
+	    (a[KPMOD_A_FILTER_STRS] && !a[KPMOD_A_FILTER_PROG])) {
+		GENL_SET_ERR_MSG(info, "a filter needs its text and program, or neither (clear)");
+		return -EINVAL;
+	}
+
+	mutex_lock(&kpmod_lock);
+	p = kpmod_probe_find(nla_data(a[KPMOD_A_PROBE_GROUP]),
+			     nla_data(a[KPMOD_A_PROBE_EVENT]));
+	if (!p) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[KPMOD_A_PROBE_EVENT], "no such event");
+		ret = -ENOENT;
+		goto out;
+	}
+	if (a[KPMOD_A_FILTER_PROG]) {
+		f = kpmod_filter_build(p, nla_data(a[KPMOD_A_FILTER_TEXT]),
+				       a[KPMOD_A_FILTER_PROG], a[KPMOD_A_FILTER_STRS],
+				       info->extack);
+		if (IS_ERR(f)) {
+			ret = PTR_ERR(f);	/* the old filter stays */
+			goto out;
+		}
+	}
+	kpmod_probe_set_filter(p, f);
+out:
+	mutex_unlock(&kpmod_lock);
+	return ret;
+}
+
 static const struct genl_small_ops kpmod_genl_ops[] = {
 	{
 		.cmd = KPMOD_CMD_STATUS,
@@ -786,6 +837,11 @@ static const struct genl_small_ops kpmod_genl_ops[] = {
 	{
 		.cmd = KPMOD_CMD_BUFFER_SET,
 		.doit = kpmod_genl_buffer_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_PROBE_FILTER,
+		.doit = kpmod_genl_probe_filter,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

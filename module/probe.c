@@ -70,6 +70,7 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		       const unsigned long *entry, unsigned long ip,
 		       unsigned long ret_ip, u16 flags)
 {
+	const struct kpmod_filter *filter;
 	struct kpmod_record *rec;
 	struct kpmod_ring *ring;
 	u32 len;
@@ -82,7 +83,23 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 	if (!ring)
 		return;
 
-	if (!p->has_strings) {
+	filter = rcu_dereference_sched(p->filter);
+	if (filter) {
+		/*
+		 * Built aside and judged first: an event the filter refuses
+		 * takes no ring space, evicts nothing and is not "lost".
+		 */
+		rec = (struct kpmod_record *)ring->scratch;
+		kpmod_fill_header(rec, p, ip, ret_ip, flags);
+		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
+		if (!kpmod_filter_match(filter, p, rec)) {
+			this_cpu_inc(p->stats->filtered);
+			kpmod_ring_leave(ring);
+			return;
+		}
+		if (!kpmod_ring_write(ring, rec, rec->len))
+			rec = NULL;
+	} else if (!p->has_strings) {
 		len = sizeof(*rec) + p->bitmap_size + p->fixed_size;
 		rec = kpmod_ring_reserve(ring, len);
 		if (rec) {
@@ -171,6 +188,8 @@ void kpmod_probe_free(struct kpmod_probe *p)
 	if (!p)
 		return;
 	free_percpu(p->stats);
+	/* Unregistered, or never registered: no handler runs it any more. */
+	kpmod_filter_free(rcu_dereference_protected(p->filter, true));
 	kfree(p->args);
 	kfree(p->definition);
 	kfree(p);
@@ -447,17 +466,34 @@ u64 kpmod_probe_misses(struct kpmod_probe *p)
 	return n;
 }
 
-void kpmod_probe_counters(struct kpmod_probe *p, u64 *hits, u64 *dropped)
+void kpmod_probe_counters(struct kpmod_probe *p, struct kpmod_probe_stats *sum)
 {
 	int cpu;
 
-	*hits = 0;
-	*dropped = 0;
+	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct kpmod_probe_stats *s = per_cpu_ptr(p->stats, cpu);
 
-		*hits += READ_ONCE(s->hits);
-		*dropped += READ_ONCE(s->dropped);
+		sum->hits += READ_ONCE(s->hits);
+		sum->dropped += READ_ONCE(s->dropped);
+		sum->filtered += READ_ONCE(s->filtered);
+	}
+}
+
+struct kpmod_filter *kpmod_probe_filter(struct kpmod_probe *p)
+{
+	return rcu_dereference_protected(p->filter, lockdep_is_held(&kpmod_lock));
+}
+
+void kpmod_probe_set_filter(struct kpmod_probe *p, struct kpmod_filter *f)
+{
+	struct kpmod_filter *old = kpmod_probe_filter(p);
+
+	rcu_assign_pointer(p->filter, f);
+	if (old) {
+		/* Handlers run with preemption off: RCU readers. */
+		synchronize_rcu();
+		kpmod_filter_free(old);
 	}
 }
 

@@ -8,11 +8,13 @@
 #include <linux/netlink.h>
 
 #include "fetch.h"
+#include "filter.h"
 #include "site.h"
 
 struct kpmod_probe_stats {
 	u64 hits;
 	u64 dropped;
+	u64 filtered;		/* hits its filter did not match */
 };
 
 struct kpmod_probe {
@@ -41,6 +43,8 @@ struct kpmod_probe {
 	u32 fixed_size;			/* argument slots bytes, 8-aligned */
 	bool has_strings;		/* record length known only after fetching */
 	u32 max_len;			/* the longest record this probe can write */
+	/* Set and replaced under kpmod_lock; read by the handlers (RCU). */
+	struct kpmod_filter __rcu *filter;
 	struct kpmod_probe_stats __percpu *stats;
 };
 
@@ -56,7 +60,12 @@ int kpmod_probes_clear(struct netlink_ext_ack *extack);
 bool kpmod_probes_any_enabled(void);
 unsigned int kpmod_nr_probes(void);
 u64 kpmod_probe_misses(struct kpmod_probe *p);
-void kpmod_probe_counters(struct kpmod_probe *p, u64 *hits, u64 *dropped);
+/* The per-CPU counters, summed. */
+void kpmod_probe_counters(struct kpmod_probe *p, struct kpmod_probe_stats *sum);
+/* Puts @f in force (NULL: none) once no handler can see the old one; kpmod_lock held. */
+void kpmod_probe_set_filter(struct kpmod_probe *p, struct kpmod_filter *f);
+/* The filter in force, or NULL; kpmod_lock held. */
+struct kpmod_filter *kpmod_probe_filter(struct kpmod_probe *p);
 bool kpmod_probe_gone(struct kpmod_probe *p);
 unsigned long kpmod_probe_address(struct kpmod_probe *p);
 /* What the kernel chose for a return probe (its default when 0 was asked). */

@@ -70,6 +70,15 @@
  *                          A dump that overlaps a change is flagged
  *                          NLM_F_DUMP_INTR: the reader starts it again.
  * KPMOD_CMD_CLEAR          deletes every probe; EBUSY if one is enabled.
+ * KPMOD_CMD_PROBE_FILTER
+ *   Request: KPMOD_A_PROBE_GROUP and KPMOD_A_PROBE_EVENT naming one probe;
+ *   KPMOD_A_FILTER_TEXT (the expression, printed back by PROBE_GET),
+ *   KPMOD_A_FILTER_PROG (struct kpmod_filter_pred[]) and
+ *   KPMOD_A_FILTER_STRS (the string operands) set its filter; none of the
+ *   three clears it.  The program is validated against the probe's
+ *   arguments before it replaces the old one; a refused filter leaves the
+ *   old one in force.  Events that do not match take no ring space and
+ *   are counted in KPMOD_A_PROBE_FILTERED.
  * KPMOD_CMD_BUFFER_SET     KPMOD_A_BUF_SIZE and/or KPMOD_A_BUF_MODE; EBUSY
  *                          while a probe is enabled or a ring is attached;
  *                          E2BIG when size x possible CPUs would exceed
@@ -93,7 +102,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	2
+#define KPMOD_UAPI_VERSION	3
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -114,6 +123,10 @@
 #define KPMOD_MAX_MAXACTIVE	4096	/* KRETPROBE_MAXACTIVE_MAX */
 #define KPMOD_MAX_OFFSET	0xffffffffULL	/* struct kprobe's offset is 32 bits */
 #define KPMOD_MAX_SELECTORS	1024	/* in one DEL, ENABLE or DISABLE */
+#define KPMOD_MAX_FILTER_TEXT	4096	/* a filter file write: under PAGE_SIZE */
+#define KPMOD_MAX_FILTER_PREDS	256	/* predicates in one filter */
+#define KPMOD_MAX_FILTER_STR	256	/* MAX_FILTER_STR_VAL: an operand is shorter */
+#define KPMOD_MAX_FILTER_STRS	4096	/* all operands, NULs included: within the text */
 
 enum kpmod_cmd {
 	KPMOD_CMD_UNSPEC,
@@ -125,6 +138,7 @@ enum kpmod_cmd {
 	KPMOD_CMD_PROBE_DISABLE,
 	KPMOD_CMD_CLEAR,
 	KPMOD_CMD_BUFFER_SET,
+	KPMOD_CMD_PROBE_FILTER,
 	__KPMOD_CMD_MAX,
 };
 
@@ -167,6 +181,10 @@ enum kpmod_attr {
 	KPMOD_A_SITE_TRAPS,		/* u64 */
 	KPMOD_A_PROBE_SELECT,		/* nest of KPMOD_A_SELECTOR */
 	KPMOD_A_SELECTOR,		/* nest of KPMOD_SEL_A_*, inside SELECT */
+	KPMOD_A_FILTER_TEXT,		/* string, < KPMOD_MAX_FILTER_TEXT */
+	KPMOD_A_FILTER_PROG,		/* binary: struct kpmod_filter_pred[] */
+	KPMOD_A_FILTER_STRS,		/* binary: string operands, each NUL-terminated */
+	KPMOD_A_PROBE_FILTERED,		/* u64: events its filter did not match */
 	__KPMOD_A_MAX,
 };
 
@@ -290,6 +308,64 @@ enum kpmod_reg_arm64 {
 	KPMOD_REG_ARM64_PC = 32,
 	KPMOD_REG_ARM64_PSTATE = 33,
 	KPMOD_REG_ARM64_NR,
+};
+
+/*
+ * Filters, in the grammar of tracefs' events/GRP/EVENT/filter, compiled by
+ * userspace to a program that only moves forward (the kernel's
+ * filter_match_preds()): start at entry 0; entry i evaluates its
+ * predicate; when the result equals (flags & KPMOD_FILTER_BRANCH) != 0,
+ * go on at entry .target, else at i + 1.  Reaching entry nr (one past the
+ * last) means the event matches; reaching nr + 1, that it does not.  So
+ * i < target <= nr + 1, and at most nr predicates run.
+ *
+ * A predicate compares one field: an argument (0 .. nargs - 1: numbers
+ * with the width and sign of the argument's type, strings by content) or
+ * one of KPMOD_FIELD_*.  Numeric ops take .val, cut to the field's width;
+ * string ops take .len bytes at .str_off in KPMOD_A_FILTER_STRS, followed
+ * there by a NUL.  An argument whose fetch faulted matches nothing (the
+ * predicate is false, KPMOD_FILTER_INVERT or not).  Arrays cannot be
+ * compared.
+ */
+enum kpmod_filter_op {
+	KPMOD_FILTER_EQ = 1,	/* numbers */
+	KPMOD_FILTER_NE,
+	KPMOD_FILTER_LT,
+	KPMOD_FILTER_LE,
+	KPMOD_FILTER_GT,
+	KPMOD_FILTER_GE,
+	KPMOD_FILTER_BAND,	/* field & val is not 0 */
+	KPMOD_FILTER_STR_FULL,	/* strings: the whole string */
+	KPMOD_FILTER_STR_FRONT,	/* begins with the operand */
+	KPMOD_FILTER_STR_MIDDLE,	/* contains it */
+	KPMOD_FILTER_STR_END,	/* ends with it */
+	KPMOD_FILTER_STR_GLOB,	/* glob: * ? [set] [!set] \c */
+	__KPMOD_FILTER_OP_MAX,
+};
+
+/* Fields every event has, after its arguments' indexes. */
+enum kpmod_filter_field {
+	KPMOD_FIELD_COMM = 0x8000,	/* string: the task's name */
+	KPMOD_FIELD_CPU,		/* s32: the CPU */
+	KPMOD_FIELD_PID,		/* s32: common_pid, the thread id */
+	KPMOD_FIELD_PROBE_IP,		/* unsigned long: __probe_ip */
+	KPMOD_FIELD_PROBE_FUNC,		/* __probe_func (return probes) */
+	KPMOD_FIELD_PROBE_RET_IP,	/* __probe_ret_ip (return probes) */
+	__KPMOD_FIELD_MAX,
+};
+
+#define KPMOD_FILTER_BRANCH	0x01	/* branch when the predicate is true */
+#define KPMOD_FILTER_INVERT	0x02	/* string ops: invert the match */
+
+struct kpmod_filter_pred {
+	__u8 op;		/* enum kpmod_filter_op */
+	__u8 flags;		/* KPMOD_FILTER_* */
+	__u16 field;		/* argument index or enum kpmod_filter_field */
+	__u16 target;		/* see above */
+	__u16 len;		/* string ops: operand bytes */
+	__u32 str_off;		/* string ops: operand offset in FILTER_STRS */
+	__u32 __reserved;	/* 0 */
+	__u64 val;		/* numeric ops: the operand */
 };
 
 /*

@@ -47,10 +47,22 @@ const struct kp_cmd kp_cmds[] = {
 	{ "disable", kp_cmd_disable, "disable probes",
 	  "usage: kpmod disable EVENT|GROUP/EVENT|GROUP/*|all ...\n"
 	  "Disables probes.\n" },
-	{ "stat", kp_cmd_stat, "print per-probe hit, miss and drop counts",
+	{ "stat", kp_cmd_stat, "print per-probe hit, miss, drop and filter counts",
 	  "usage: kpmod stat\n"
 	  "Prints, per probe, as kprobe_profile does: the event name, hits and\n"
-	  "misses; then the events dropped for lack of ring space.\n" },
+	  "misses; then the events dropped for lack of ring space, and those its\n"
+	  "filter did not match.\n" },
+	{ "filter", kp_cmd_filter, "show, set or clear a probe's event filter",
+	  "usage: kpmod filter EVENT|GROUP/EVENT [EXPR | 0]\n"
+	  "Without EXPR, prints the probe's filter (or none). EXPR is written as\n"
+	  "for tracefs' events/GROUP/EVENT/filter: FIELD OP VALUE joined by &&\n"
+	  "and ||, grouped by ( ), negated by !; == != < <= > >= & on numbers,\n"
+	  "== != ~ (a glob) on \"strings\". FIELDs: the probe's arguments,\n"
+	  "common_pid, comm, cpu, __probe_ip (return probes: __probe_func,\n"
+	  "__probe_ret_ip). 0 clears. The module runs it on every hit: events\n"
+	  "that do not match take no ring space and are counted. An expression\n"
+	  "that does not parse is shown as the kernel shows it, exits 7, and\n"
+	  "leaves the filter in force as it was.\n" },
 	{ "buffer", kp_cmd_buffer, "show or set the per-CPU ring size and mode",
 	  "usage: kpmod buffer [--size SIZE] [--mode discard|overwrite]\n"
 	  "Without options, shows the settings. SIZE is per CPU, a power of two\n"
@@ -115,7 +127,8 @@ void kp_print_usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", kp_cmds[i].name, kp_cmds[i].summary);
 	fprintf(out, "\n'kpmod COMMAND --help' tells more about one command.\n"
 		"Exit codes: 0 ok, 1 error, 2 usage, 3 module not loaded,\n"
-		"4 permission denied, 5 refused by the module, 6 version mismatch.\n");
+		"4 permission denied, 5 refused by the module, 6 version mismatch,\n"
+		"7 invalid filter, 16 and up invalid definition.\n");
 }
 
 void kp_print_cmd_usage(FILE *out, const struct kp_cmd *cmd)

@@ -150,7 +150,7 @@ static void kp_print_list(const struct kp_probe_list *l)
 	}
 }
 
-/* kprobe_profile's columns (event, hits, misses), then dropped. */
+/* kprobe_profile's columns (event, hits, misses), then dropped and filtered. */
 static void kp_print_stat(const struct kp_probe_list *l)
 {
 	unsigned int i;
@@ -158,9 +158,10 @@ static void kp_print_stat(const struct kp_probe_list *l)
 	for (i = 0; i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
 
-		printf("  %-44s %15llu %15llu %15llu%s\n", p->event,
+		printf("  %-44s %15llu %15llu %15llu %15llu%s\n", p->event,
 		       (unsigned long long)p->hits, (unsigned long long)p->misses,
-		       (unsigned long long)p->dropped, p->gone ? " (gone)" : "");
+		       (unsigned long long)p->dropped, (unsigned long long)p->filtered,
+		       p->gone ? " (gone)" : "");
 	}
 }
 

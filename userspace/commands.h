@@ -13,6 +13,7 @@ int kp_cmd_stat(int argc, char **argv);
 int kp_cmd_enable(int argc, char **argv);
 int kp_cmd_disable(int argc, char **argv);
 int kp_cmd_buffer(int argc, char **argv);
+int kp_cmd_filter(int argc, char **argv);
 int kp_cmd_trace(int argc, char **argv);
 int kp_cmd_record(int argc, char **argv);
 int kp_cmd_report(int argc, char **argv);

@@ -13,6 +13,7 @@ enum kp_exit {
 	KP_EXIT_PERM = 4,	/* the caller lacks the right */
 	KP_EXIT_REFUSED = 5,	/* the module refused the request */
 	KP_EXIT_MISMATCH = 6,	/* module and CLI speak different uapi versions */
+	KP_EXIT_BADFILTER = 7,	/* a filter that does not parse, or names a field it cannot use */
 };
 
 /* What went wrong talking to the module, enough to say it in one line. */

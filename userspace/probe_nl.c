@@ -70,6 +70,8 @@ static int kp_probe_reply(struct nlattr **a, void *arg)
 	p->hits = kp_u64(a[KPMOD_A_PROBE_HITS]);
 	p->misses = kp_u64(a[KPMOD_A_PROBE_MISSES]);
 	p->dropped = kp_u64(a[KPMOD_A_PROBE_DROPPED]);
+	p->filtered = kp_u64(a[KPMOD_A_PROBE_FILTERED]);
+	kp_str(p->filter, sizeof(p->filter), a[KPMOD_A_FILTER_TEXT]);
 	p->enabled = a[KPMOD_A_PROBE_ENABLED] != NULL;
 	p->gone = a[KPMOD_A_PROBE_GONE] != NULL;
 	if (kp_parse_args(p, a[KPMOD_A_PROBE_ARGS]))
@@ -168,6 +170,27 @@ int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e)
 {
 	return kp_nl_call(nl, KPMOD_CMD_CLEAR, 0, NULL, NULL, NULL, e);
+}
+
+static int kp_fill_filter(struct nl_msg *msg, void *arg)
+{
+	const struct kp_filter_req *r = arg;
+
+	if (nla_put_string(msg, KPMOD_A_PROBE_GROUP, r->group) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_EVENT, r->event))
+		return -NLE_NOMEM;
+	if (!r->text)
+		return 0;
+	if (nla_put_string(msg, KPMOD_A_FILTER_TEXT, r->text) ||
+	    nla_put(msg, KPMOD_A_FILTER_PROG, r->nr * sizeof(*r->preds), r->preds) ||
+	    (r->strs_len && nla_put(msg, KPMOD_A_FILTER_STRS, r->strs_len, r->strs)))
+		return -NLE_NOMEM;
+	return 0;
+}
+
+int kp_probe_filter_set(struct kp_nl *nl, const struct kp_filter_req *r, struct kp_err *e)
+{
+	return kp_nl_call(nl, KPMOD_CMD_PROBE_FILTER, 0, kp_fill_filter, NULL, (void *)r, e);
 }
 
 struct kp_buffer_req {

@@ -20,8 +20,9 @@ struct kp_probe_info {
 	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
 	char symbol[KPMOD_MAX_SYMBOL_LEN], module[KPMOD_MAX_MODULE_LEN];
 	char definition[KPMOD_MAX_DEF_LEN];
-	uint64_t offset, address, hits, misses, dropped;
+	uint64_t offset, address, hits, misses, dropped, filtered;
 	bool enabled, gone;
+	char filter[KPMOD_MAX_FILTER_TEXT];	/* "" when none */
 	struct kp_arg_info args[KPMOD_MAX_ARGS];
 };
 
@@ -49,6 +50,17 @@ struct kp_select {
 int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 		    size_t n, int *bad, struct kp_err *e);
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e);
+
+/* A filter for GROUP/EVENT: its text and program, or all NULL to clear. */
+struct kp_filter_req {
+	const char *group, *event, *text;
+	const struct kpmod_filter_pred *preds;
+	size_t nr;
+	const char *strs;
+	size_t strs_len;
+};
+
+int kp_probe_filter_set(struct kp_nl *nl, const struct kp_filter_req *r, struct kp_err *e);
 /* size 0 or mode < 0: leave that one as it is. */
 int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "filter_probe.h"
 #include "suites.h"
 
 static const struct kp_filter_field kp_test_fields[] = {
@@ -388,6 +389,85 @@ START_TEST(programs_agree_with_the_expression)
 }
 END_TEST
 
+/* --- A probe's fields, and the program in the module's form. --- */
+
+START_TEST(a_probe_filter_in_the_modules_form)
+{
+	static struct kp_probe_info p;
+	struct kp_filter_fields ff;
+	struct kp_filter_code code;
+	struct kp_filter_error err;
+	const char *why;
+
+	memset(&p, 0, sizeof(p));
+	p.kind = KPMOD_PROBE_ENTRY;
+	p.nargs = 4;
+	strcpy(p.args[0].name, "nr");
+	p.args[0].type = KPMOD_T_S32;
+	p.args[0].size = 4;
+	strcpy(p.args[1].name, "path");
+	p.args[1].type = KPMOD_T_USTRING;
+	p.args[1].size = 4;
+	strcpy(p.args[2].name, "arr");
+	p.args[2].type = KPMOD_T_U8;
+	p.args[2].count = 8;
+	p.args[2].size = 8;
+	strcpy(p.args[3].name, "comm");	/* shadows the common comm */
+	p.args[3].type = KPMOD_T_U32;
+	p.args[3].size = 4;
+	kp_filter_fields_of(&p, &ff);
+
+	ck_assert_int_eq(kp_filter_build("nr < 5 || path ~ \"*.so\" && cpu != 1 && common_pid > 0",
+					 &ff, &code, &err, &why), 0);
+	ck_assert_uint_eq(code.nr, 4);
+	ck_assert_int_eq(code.preds[0].op, KPMOD_FILTER_LT);
+	ck_assert_int_eq(code.preds[0].field, 0);
+	ck_assert_uint_eq(code.preds[0].val, 5);
+	/* nr < 5 true: the event matches (entry 4, past the last). */
+	ck_assert_int_eq(code.preds[0].flags, KPMOD_FILTER_BRANCH);
+	ck_assert_int_eq(code.preds[0].target, 4);
+	ck_assert_int_eq(code.preds[1].op, KPMOD_FILTER_STR_END);
+	ck_assert_int_eq(code.preds[1].field, 1);
+	ck_assert_int_eq(code.preds[1].len, 3);
+	ck_assert_str_eq(code.strs + code.preds[1].str_off, ".so");
+	/* path does not end in .so: no match (entry 5). */
+	ck_assert_int_eq(code.preds[1].flags, 0);
+	ck_assert_int_eq(code.preds[1].target, 5);
+	ck_assert_int_eq(code.preds[2].op, KPMOD_FILTER_NE);
+	ck_assert_int_eq(code.preds[2].field, KPMOD_FIELD_CPU);
+	ck_assert_int_eq(code.preds[3].op, KPMOD_FILTER_GT);
+	ck_assert_int_eq(code.preds[3].field, KPMOD_FIELD_PID);
+	ck_assert_int_eq(code.preds[3].target, 5);
+	ck_assert_uint_eq(code.strs_len, 4);
+	kp_filter_code_free(&code);
+
+	/* The argument named comm is a number, found before the task's name. */
+	ck_assert_int_eq(kp_filter_build("comm == 3", &ff, &code, &err, &why), 0);
+	ck_assert_int_eq(code.preds[0].field, 3);
+	ck_assert_ptr_null(code.strs);
+	kp_filter_code_free(&code);
+	ck_assert_int_eq(kp_filter_build("COMM ~ \"!sh*\"", &ff, &code, &err, &why), 0);
+	ck_assert_int_eq(code.preds[0].field, KPMOD_FIELD_COMM);
+	ck_assert_int_eq(code.preds[0].op, KPMOD_FILTER_STR_FRONT);
+	ck_assert_int_eq(code.preds[0].flags, KPMOD_FILTER_INVERT);
+	kp_filter_code_free(&code);
+
+	/* What the kernel accepts and the module cannot compare: refused. */
+	ck_assert_int_eq(kp_filter_build("arr == 1", &ff, &code, &err, &why), -EPERM);
+	ck_assert_str_eq(why, "an array argument cannot be filtered on");
+	ck_assert_int_eq(kp_filter_build("__probe_ret_ip == 1", &ff, &code, &err, &why), -EINVAL);
+	ck_assert_str_eq(err.msg, "Field not found");
+
+	p.kind = KPMOD_PROBE_RETURN;
+	kp_filter_fields_of(&p, &ff);
+	ck_assert_int_eq(kp_filter_build("__probe_ret_ip != 0 && __probe_func > 1", &ff, &code,
+					 &err, &why), 0);
+	ck_assert_int_eq(code.preds[0].field, KPMOD_FIELD_PROBE_RET_IP);
+	ck_assert_int_eq(code.preds[1].field, KPMOD_FIELD_PROBE_FUNC);
+	kp_filter_code_free(&code);
+}
+END_TEST
+
 KP_SUITE(filter_suite)
 static Suite *filter_suite(void)
 {
@@ -400,6 +480,7 @@ static Suite *filter_suite(void)
 	tcase_add_test(tc, syntax_errors);
 	tcase_add_test(tc, error_text_as_the_filter_file_shows_it);
 	tcase_add_test(tc, programs_agree_with_the_expression);
+	tcase_add_test(tc, a_probe_filter_in_the_modules_form);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -150,6 +150,100 @@ static struct nl_msg *probe_msg(const char *event, uint32_t kind, const char *sy
 	return msg;
 }
 
+/* A filter for fuzz/@event: @n predicates and @len bytes of strings. */
+static struct nl_msg *filter_msg(const char *event, const struct kpmod_filter_pred *preds,
+				 int n, const char *strs, int len)
+{
+	struct nl_msg *msg = new_msg(KPMOD_CMD_PROBE_FILTER);
+
+	nla_put_string(msg, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(msg, KPMOD_A_PROBE_EVENT, event);
+	nla_put_string(msg, KPMOD_A_FILTER_TEXT, "(fuzz)");
+	nla_put(msg, KPMOD_A_FILTER_PROG, n * sizeof(*preds), preds);
+	if (strs)
+		nla_put(msg, KPMOD_A_FILTER_STRS, len, strs);
+	return msg;
+}
+
+/* One predicate on field @field, going to the verdicts. */
+static struct kpmod_filter_pred P(uint8_t op, uint16_t field, uint64_t val)
+{
+	struct kpmod_filter_pred p = { .op = op, .field = field, .target = 2, .val = val };
+
+	return p;
+}
+
+/* Filters the module must refuse on fuzz/ok1 (one x64 argument). */
+static void run_filter_cases(void)
+{
+	struct kpmod_filter_pred p[2];
+	struct nl_msg *m;
+
+	m = new_msg(KPMOD_CMD_PROBE_FILTER);
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "ok1");
+	expect("filter without a group", m, EINVAL);
+	m = new_msg(KPMOD_CMD_PROBE_FILTER);
+	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "ok1");
+	nla_put_string(m, KPMOD_A_FILTER_TEXT, "x");
+	expect("filter text without a program", m, EINVAL);
+	p[0] = P(KPMOD_FILTER_EQ, 0, 1);
+	expect("filter on a missing event", filter_msg("nosuch", p, 1, NULL, 0), ENOENT);
+	m = new_msg(KPMOD_CMD_PROBE_FILTER);
+	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "ok1");
+	nla_put_string(m, KPMOD_A_FILTER_TEXT, "x");
+	nla_put(m, KPMOD_A_FILTER_PROG, sizeof(p[0]) - 1, p);
+	expect("filter program of a partial entry", m, EINVAL);
+	p[0].target = 0;
+	expect("filter jumping back", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0].target = 3;
+	expect("filter jumping past the verdicts", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(KPMOD_FILTER_EQ, 1, 1);
+	expect("filter on a field past the arguments", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(KPMOD_FILTER_EQ, KPMOD_FIELD_PROBE_RET_IP, 1);
+	expect("filter on a return field of an entry probe", filter_msg("ok1", p, 1, NULL, 0),
+	       EINVAL);
+	p[0] = P(0, 0, 1);
+	expect("filter op 0", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(__KPMOD_FILTER_OP_MAX, 0, 1);
+	expect("filter op past the last", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(KPMOD_FILTER_EQ, 0, 1);
+	p[0].flags = 0x80;
+	expect("filter with unknown flags", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0].flags = KPMOD_FILTER_INVERT;
+	expect("filter inverting a number", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(KPMOD_FILTER_EQ, 0, 1);
+	p[0].__reserved = 1;
+	expect("filter with reserved bits", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(KPMOD_FILTER_STR_FULL, 0, 0);
+	p[0].len = 1;
+	expect("string op on a number", filter_msg("ok1", p, 1, "a", 2), EINVAL);
+	p[0] = P(KPMOD_FILTER_EQ, KPMOD_FIELD_COMM, 1);
+	expect("number op on comm", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0] = P(KPMOD_FILTER_STR_GLOB, KPMOD_FIELD_COMM, 0);
+	p[0].len = 2;
+	expect("string operand past the strings", filter_msg("ok1", p, 1, "a", 2), EINVAL);
+	p[0].len = 1;
+	expect("string operand without its NUL", filter_msg("ok1", p, 1, "ab", 2), EINVAL);
+	expect("string op without strings", filter_msg("ok1", p, 1, NULL, 0), EINVAL);
+	p[0].str_off = 0xffffffff;
+	expect("string offset at the top", filter_msg("ok1", p, 1, "a", 2), EINVAL);
+
+	/* Valid: a number and a glob on comm, then cleared. */
+	p[0] = P(KPMOD_FILTER_EQ, 0, 1);
+	p[0].target = 1;	/* not equal: go on; equal: entry 1 */
+	p[0].flags = 0;
+	p[1] = P(KPMOD_FILTER_STR_GLOB, KPMOD_FIELD_COMM, 0);
+	p[1].len = 2;
+	p[1].target = 3;
+	expect("valid filter", filter_msg("ok1", p, 2, "k*", 3), 0);
+	m = new_msg(KPMOD_CMD_PROBE_FILTER);
+	nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(m, KPMOD_A_PROBE_EVENT, "ok1");
+	expect("filter cleared", m, 0);
+}
+
 /* A DEL, ENABLE or DISABLE naming @n GROUP/EVENT pairs ("" for any). */
 static struct nl_msg *select_msg(uint8_t cmd, int n, const char *const *names, int *offsets)
 {
@@ -414,6 +508,7 @@ static void run_cases(void)
 		expect("delete both: one is missing", select_msg(KPMOD_CMD_PROBE_DEL, 2, two, NULL),
 		       ENOENT);
 		check("the present one is still there", nr_probes() == 1, NULL);
+		run_filter_cases();
 		expect("delete it", select_msg(KPMOD_CMD_PROBE_DEL, 1, two, NULL), 0);
 	}
 }

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod filter EVENT [EXPR | 0]: prints, sets or clears one probe's filter,
+ * as reading and writing tracefs' events/GRP/EVENT/filter do.  The
+ * expression is compiled here and checked again by the module; one that
+ * does not parse is shown as the kernel shows it, and the filter in force
+ * stays.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "filter_probe.h"
+#include "session.h"
+
+/* The probe @spec names ("EVENT" in one group only, or "GROUP/EVENT"). */
+static const struct kp_probe_info *kp_find_probe(const struct kp_probe_list *l,
+						 const char *spec, const char **why)
+{
+	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
+	const struct kp_probe_info *found = NULL;
+	unsigned int i;
+
+	if (kp_split_event_name(spec, group, sizeof(group), event, sizeof(event))) {
+		*why = "bad event name";
+		return NULL;
+	}
+	for (i = 0; i < l->n; i++) {
+		const struct kp_probe_info *p = &l->probes[i];
+
+		if (strcmp(p->event, event) || (group[0] && strcmp(p->group, group)))
+			continue;
+		if (found) {
+			*why = "event exists in several groups: name it GROUP/EVENT";
+			return NULL;
+		}
+		found = p;
+	}
+	if (!found)
+		*why = "no such event";
+	return found;
+}
+
+/* Sets (@expr compiled for @p) or, with @expr NULL, clears the filter. */
+static int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
+			   const char *expr)
+{
+	struct kp_filter_req req = { .group = p->group, .event = p->event };
+	struct kp_filter_fields *ff = NULL;
+	struct kp_filter_code code = { 0 };
+	struct kp_filter_error ferr;
+	const char *why;
+	struct kp_err e;
+	char out[KPMOD_MAX_FILTER_TEXT * 2 + 128];
+	int ret;
+
+	if (expr) {
+		ff = malloc(sizeof(*ff));
+		if (!ff) {
+			fprintf(stderr, "kpmod: filter: out of memory\n");
+			return KP_EXIT_ERROR;
+		}
+		kp_filter_fields_of(p, ff);
+		ret = kp_filter_build(expr, ff, &code, &ferr, &why);
+		free(ff);
+		if (ret == -EINVAL) {
+			kp_filter_error_format(out, sizeof(out), expr, &ferr);
+			fprintf(stderr, "kpmod: filter: %s/%s: the filter does not parse:\n%s",
+				p->group, p->event, out);
+			return KP_EXIT_BADFILTER;
+		}
+		if (ret == -EPERM) {
+			fprintf(stderr, "kpmod: filter: %s/%s: %s\n", p->group, p->event, why);
+			return KP_EXIT_BADFILTER;
+		}
+		if (ret) {
+			fprintf(stderr, "kpmod: filter: out of memory\n");
+			return KP_EXIT_ERROR;
+		}
+		req.text = expr;
+		req.preds = code.preds;
+		req.nr = code.nr;
+		req.strs = code.strs;
+		req.strs_len = code.strs_len;
+	}
+	ret = kp_probe_filter_set(nl, &req, &e);
+	if (ret) {
+		kp_err_about(&e, p->event);
+		kp_fail("filter", &e);
+	}
+	kp_filter_code_free(&code);
+	return ret;
+}
+
+int kp_cmd_filter(int argc, char **argv)
+{
+	enum { KP_FILTER_SHOW, KP_FILTER_SET, KP_FILTER_CLEAR } action = KP_FILTER_SHOW;
+	const struct kp_probe_info *p;
+	struct kp_probe_list l;
+	struct kp_status st;
+	char *expr = NULL, *start;
+	const char *why;
+	struct kp_nl nl;
+	struct kp_err e;
+	size_t len;
+	int ret;
+
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: kpmod filter EVENT|GROUP/EVENT [EXPR | 0]\n");
+		return KP_EXIT_USAGE;
+	}
+	if (argc == 3) {
+		/* As the filter file: trailing blanks go; "0" alone clears. */
+		expr = strdup(argv[2]);
+		if (!expr) {
+			fprintf(stderr, "kpmod: filter: out of memory\n");
+			return KP_EXIT_ERROR;
+		}
+		len = strlen(expr);
+		while (len && isspace((unsigned char)expr[len - 1]))
+			expr[--len] = '\0';
+		for (start = expr; isspace((unsigned char)*start); start++)
+			;
+		action = KP_FILTER_SET;
+		if (!strcmp(start, "0")) {
+			free(expr);
+			expr = NULL;
+			action = KP_FILTER_CLEAR;
+		}
+	}
+	ret = kp_session_open("filter", &nl, &st);
+	if (ret)
+		goto out;
+	if (kp_probe_list_get(&nl, &l, &e)) {
+		ret = kp_fail("filter", &e);
+		goto close;
+	}
+	p = kp_find_probe(&l, argv[1], &why);
+	if (!p) {
+		fprintf(stderr, "kpmod: filter: '%s': %s\n", argv[1], why);
+		ret = KP_EXIT_REFUSED;
+	} else if (action == KP_FILTER_SHOW) {
+		printf("%s\n", p->filter[0] ? p->filter : "none");
+	} else {
+		ret = kp_filter_apply(&nl, p, expr);
+	}
+	kp_probe_list_free(&l);
+close:
+	kp_nl_close(&nl);
+out:
+	free(expr);
+	return ret;
+}

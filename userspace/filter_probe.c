@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A filter for one probe: its fields, and the program in the module's form. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter_probe.h"
+
+static void kp_field_add(struct kp_filter_fields *ff, const char *name,
+			 enum kp_filter_field_type type, unsigned int size,
+			 bool is_signed, uint16_t id, const char *refused)
+{
+	unsigned int i = ff->n++;
+
+	ff->f[i] = (struct kp_filter_field){ .name = name, .type = type,
+					     .size = size, .is_signed = is_signed };
+	ff->id[i] = id;
+	ff->refused[i] = refused;
+}
+
+static bool kp_type_signed(uint32_t type)
+{
+	return type == KPMOD_T_S8 || type == KPMOD_T_S16 ||
+	       type == KPMOD_T_S32 || type == KPMOD_T_S64;
+}
+
+void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields *ff)
+{
+	unsigned int i;
+
+	memset(ff, 0, sizeof(*ff));
+	/* The probe's own fields (trace_kprobe.c's DEFINE_FIELDs), then its arguments. */
+	if (p->kind == KPMOD_PROBE_RETURN) {
+		kp_field_add(ff, "__probe_func", KP_FILTER_FIELD_NUM, sizeof(long), false,
+			     KPMOD_FIELD_PROBE_FUNC, NULL);
+		kp_field_add(ff, "__probe_ret_ip", KP_FILTER_FIELD_NUM, sizeof(long), false,
+			     KPMOD_FIELD_PROBE_RET_IP, NULL);
+	} else {
+		kp_field_add(ff, "__probe_ip", KP_FILTER_FIELD_NUM, sizeof(long), false,
+			     KPMOD_FIELD_PROBE_IP, NULL);
+	}
+	for (i = 0; i < p->nargs; i++) {
+		const struct kp_arg_info *a = &p->args[i];
+
+		if (a->type == KPMOD_T_STRING || a->type == KPMOD_T_USTRING)
+			kp_field_add(ff, a->name, KP_FILTER_FIELD_STRING, 0, false, i, NULL);
+		else if (a->type == KPMOD_T_SYMSTR)
+			kp_field_add(ff, a->name, KP_FILTER_FIELD_STRING, 0, false, i,
+				     "a symstr argument cannot be filtered on");
+		else
+			/* The kernel compares an array as one number of its whole size. */
+			kp_field_add(ff, a->name, KP_FILTER_FIELD_NUM, a->size,
+				     kp_type_signed(a->type), i,
+				     a->count ? "an array argument cannot be filtered on" : NULL);
+	}
+	for (i = 0; i < kp_filter_nr_common_fields; i++) {
+		const struct kp_filter_field *c = &kp_filter_common_fields[i];
+		uint16_t id = c->type == KP_FILTER_FIELD_CPU ? KPMOD_FIELD_CPU :
+			      c->type == KP_FILTER_FIELD_COMM ? KPMOD_FIELD_COMM :
+			      KPMOD_FIELD_PID;
+
+		kp_field_add(ff, c->name, c->type, c->size, c->is_signed, id, NULL);
+	}
+}
+
+static uint8_t kp_filter_uapi_op(const struct kp_filter_pred *p, bool is_string)
+{
+	static const uint8_t num[KP_FILTER_OP_COUNT] = {
+		[KP_FILTER_OP_NE] = KPMOD_FILTER_NE, [KP_FILTER_OP_EQ] = KPMOD_FILTER_EQ,
+		[KP_FILTER_OP_LE] = KPMOD_FILTER_LE, [KP_FILTER_OP_LT] = KPMOD_FILTER_LT,
+		[KP_FILTER_OP_GE] = KPMOD_FILTER_GE, [KP_FILTER_OP_GT] = KPMOD_FILTER_GT,
+		[KP_FILTER_OP_BAND] = KPMOD_FILTER_BAND,
+	};
+	static const uint8_t str[] = {
+		[KP_FILTER_MATCH_FULL] = KPMOD_FILTER_STR_FULL,
+		[KP_FILTER_MATCH_FRONT] = KPMOD_FILTER_STR_FRONT,
+		[KP_FILTER_MATCH_MIDDLE] = KPMOD_FILTER_STR_MIDDLE,
+		[KP_FILTER_MATCH_END] = KPMOD_FILTER_STR_END,
+		[KP_FILTER_MATCH_GLOB] = KPMOD_FILTER_STR_GLOB,
+	};
+
+	return is_string ? str[p->match] : num[p->op];
+}
+
+int kp_filter_build(const char *expr, const struct kp_filter_fields *ff,
+		    struct kp_filter_code *code, struct kp_filter_error *err,
+		    const char **why)
+{
+	struct kp_filter_prog prog;
+	unsigned int i;
+	size_t off = 0;
+	int ret;
+
+	memset(code, 0, sizeof(*code));
+	*why = NULL;
+	ret = kp_filter_compile(expr, ff->f, ff->n, &prog, err);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	code->nr = prog.nr_preds;
+	code->preds = calloc(prog.nr_preds, sizeof(*code->preds));
+	/* Room for every operand; only the string ones are kept. */
+	for (i = 0; i < prog.nr_preds; i++)
+		off += prog.preds[i].len + 1;
+	code->strs = malloc(off);
+	off = 0;
+	if (!code->preds || !code->strs)
+		goto out;
+	for (i = 0; i < prog.nr_preds; i++) {
+		const struct kp_filter_pred *p = &prog.preds[i];
+		const struct kp_filter_insn *in = &prog.insns[i];
+		const struct kp_filter_field *f = &ff->f[p->field];
+		bool is_string = f->type == KP_FILTER_FIELD_STRING ||
+				 f->type == KP_FILTER_FIELD_COMM;
+		struct kpmod_filter_pred *u = &code->preds[i];
+
+		if (ff->refused[p->field]) {
+			*why = ff->refused[p->field];
+			ret = -EPERM;
+			goto out;
+		}
+		u->op = kp_filter_uapi_op(p, is_string);
+		u->field = ff->id[p->field];
+		u->target = in->target;
+		if (in->when_to_branch)
+			u->flags |= KPMOD_FILTER_BRANCH;
+		if (is_string) {
+			if (p->invert)
+				u->flags |= KPMOD_FILTER_INVERT;
+			u->len = p->len;
+			u->str_off = off;
+			memcpy(code->strs + off, p->pattern, p->len + 1);
+			off += p->len + 1;
+		} else {
+			u->val = p->val;
+		}
+	}
+	code->strs_len = off;
+	/* No string operand: send none. */
+	if (!off) {
+		free(code->strs);
+		code->strs = NULL;
+	}
+	ret = 0;
+out:
+	if (ret)
+		kp_filter_code_free(code);
+	kp_filter_prog_free(&prog);
+	return ret;
+}
+
+void kp_filter_code_free(struct kp_filter_code *code)
+{
+	free(code->preds);
+	free(code->strs);
+	memset(code, 0, sizeof(*code));
+}

@@ -228,6 +228,20 @@ static int kpmod_genl_parse_arg(struct kpmod_probe *p, unsigned int i,
 	return ret;
 }
 
+/* A filter's three attributes, checked against @p; an ERR_PTR if bad. */
+static struct kpmod_filter *kpmod_genl_parse_filter(const struct kpmod_probe *p,
+						    struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+
+	if (!a[KPMOD_A_FILTER_PROG] || !a[KPMOD_A_FILTER_TEXT]) {
+		GENL_SET_ERR_MSG(info, "a filter needs its text and its program");
+		return ERR_PTR(-EINVAL);
+	}
+	return kpmod_filter_build(p, nla_data(a[KPMOD_A_FILTER_TEXT]), a[KPMOD_A_FILTER_PROG],
+				  a[KPMOD_A_FILTER_STRS], info->extack);
+}
+
 /* Builds a probe from the request; nothing is registered yet. */
 static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **out)
 {
@@ -319,6 +333,16 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 			if (ret)
 				goto fail;
 		}
+	}
+	/* A filter given with the probe is in force from its first hit. */
+	if (attrs[KPMOD_A_FILTER_PROG] || attrs[KPMOD_A_FILTER_TEXT]) {
+		struct kpmod_filter *f = kpmod_genl_parse_filter(p, info);
+
+		if (IS_ERR(f)) {
+			ret = PTR_ERR(f);
+			goto fail;
+		}
+		RCU_INIT_POINTER(p->filter, f);
 	}
 	*out = p;
 	return 0;
@@ -769,8 +793,7 @@ static int kpmod_genl_probe_filter(struct sk_buff *skb, struct genl_info *info)
 		GENL_SET_ERR_MSG(info, "a filter is set on one probe: its group and event");
 		return -EINVAL;
 	}
-	if (!a[KPMOD_A_FILTER_PROG] != !a[KPMOD_A_FILTER_TEXT] ||
-	    (a[KPMOD_A_FILTER_STRS] && !a[KPMOD_A_FILTER_PROG])) {
+	if (!a[KPMOD_A_FILTER_PROG] && (a[KPMOD_A_FILTER_TEXT] || a[KPMOD_A_FILTER_STRS])) {
 		GENL_SET_ERR_MSG(info, "a filter needs its text and program, or neither (clear)");
 		return -EINVAL;
 	}
@@ -784,9 +807,7 @@ static int kpmod_genl_probe_filter(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	if (a[KPMOD_A_FILTER_PROG]) {
-		f = kpmod_filter_build(p, nla_data(a[KPMOD_A_FILTER_TEXT]),
-				       a[KPMOD_A_FILTER_PROG], a[KPMOD_A_FILTER_STRS],
-				       info->extack);
+		f = kpmod_genl_parse_filter(p, info);
 		if (IS_ERR(f)) {
 			ret = PTR_ERR(f);	/* the old filter stays */
 			goto out;

@@ -49,8 +49,9 @@
  *   KPMOD_A_PROBE_MAXACTIVE (return probes), KPMOD_A_PROBE_DEFINITION (the
  *   text `kpmod list` prints back), KPMOD_A_PROBE_ARGS (a nest of
  *   KPMOD_A_ARG nests, one per argument, in order), KPMOD_A_PROBE_ENABLED
- *   (flag: enable at once).  Every fetch program is validated before the
- *   probe is registered; on any error, a failure to send the reply
+ *   (flag: enable at once), and a filter (KPMOD_A_FILTER_TEXT, _PROG and
+ *   _STRS, as for PROBE_FILTER) in force from the first hit.  Every fetch
+ *   program, and the filter, is validated before the probe is registered; on any error, a failure to send the reply
  *   included, nothing is left registered.
  *   Reply: KPMOD_A_PROBE_ID.
  * KPMOD_CMD_PROBE_DEL, KPMOD_CMD_PROBE_ENABLE, KPMOD_CMD_PROBE_DISABLE

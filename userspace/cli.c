@@ -16,7 +16,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "Shows the loaded module's version, architecture, kernel, CPUs,\n"
 	  "the number of probes registered and the buffer settings.\n" },
 	{ "add", kp_cmd_add, "add probes (kprobe_events syntax)",
-	  "usage: kpmod add [--enable] [-f FILE] [--] DEF... | -\n"
+	  "usage: kpmod add [--enable] [--filter EXPR] [-f FILE] [--] DEF... | -\n"
 	  "Adds probes defined as for kprobe_events:\n"
 	  "  p[:[GRP/]EVENT] [MOD:]SYM[+OFFS]|MEMADDR [FETCHARGS]\n"
 	  "  r[MAXACTIVE][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]\n"
@@ -28,6 +28,8 @@ const struct kp_cmd kp_cmds[] = {
 	  "-f FILE and - read one definition per line; '#' starts a comment.\n"
 	  "A definition starting with -: deletes; any other that starts with -\n"
 	  "goes after --.\n"
+	  "--filter EXPR gives every probe added the filter EXPR (see kpmod\n"
+	  "filter --help) from its first hit.\n"
 	  "New probes start disabled unless --enable. A call adds every probe\n"
 	  "or none. An invalid definition is shown with a caret under the\n"
 	  "offending token and exits with 16 + the error's number.\n" },

@@ -12,6 +12,7 @@
 #include <netlink/genl/genl.h>
 
 #include "commands.h"
+#include "filter_probe.h"
 #include "ksyms.h"
 #include "probe_def.h"
 #include "probe_nl.h"
@@ -180,10 +181,19 @@ static int kp_report_kernel_error(const char *text, const struct kp_err *e)
 	return KP_EXIT_DEF_BASE + pe.code;
 }
 
+/* One PROBE_ADD: the definition, and a filter compiled for it, if any. */
+struct kp_add_req {
+	const struct kp_probe_def *def;
+	bool enable;
+	const char *filter;			/* its text, or NULL */
+	const struct kp_filter_code *code;
+};
+
 static int kp_fill_probe(struct nl_msg *msg, void *arg)
 {
-	const struct kp_probe_def *d = ((void **)arg)[0];
-	bool enable = *(bool *)((void **)arg)[1];
+	const struct kp_add_req *r = arg;
+	const struct kp_probe_def *d = r->def;
+	bool enable = r->enable;
 	struct nlattr *args, *a;
 	unsigned int i;
 
@@ -203,6 +213,13 @@ static int kp_fill_probe(struct nl_msg *msg, void *arg)
 	if (d->maxactive && nla_put_u32(msg, KPMOD_A_PROBE_MAXACTIVE, d->maxactive))
 		return -NLE_NOMEM;
 	if (enable && nla_put_flag(msg, KPMOD_A_PROBE_ENABLED))
+		return -NLE_NOMEM;
+	if (r->filter &&
+	    (nla_put_string(msg, KPMOD_A_FILTER_TEXT, r->filter) ||
+	     nla_put(msg, KPMOD_A_FILTER_PROG, r->code->nr * sizeof(*r->code->preds),
+		     r->code->preds) ||
+	     (r->code->strs_len &&
+	      nla_put(msg, KPMOD_A_FILTER_STRS, r->code->strs_len, r->code->strs))))
 		return -NLE_NOMEM;
 	args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
 	if (!args)
@@ -247,7 +264,44 @@ static int kp_apply_delete(struct kp_nl *nl, const struct kp_def_item *it)
 	return kp_fail("add", &e);
 }
 
-static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable)
+/*
+ * Compiles @filter for the probe @it defines; prints why not, as the
+ * kernel's filter file would, and returns the exit code.
+ */
+static int kp_add_filter(const struct kp_def_item *it, const char *filter,
+			 struct kp_filter_code *code)
+{
+	struct kp_filter_fields *ff = malloc(sizeof(*ff));
+	struct kp_filter_error ferr;
+	char out[KPMOD_MAX_FILTER_TEXT * 2 + 128];
+	const char *why;
+	int ret;
+
+	if (!ff) {
+		fprintf(stderr, "kpmod: add: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	kp_filter_fields_of_def(&it->def, ff);
+	ret = kp_filter_build(filter, ff, code, &ferr, &why);
+	free(ff);
+	if (ret == -EINVAL) {
+		kp_filter_error_format(out, sizeof(out), filter, &ferr);
+		fprintf(stderr, "kpmod: add: the filter does not parse for '%s':\n%s",
+			it->text, out);
+		return KP_EXIT_BADFILTER;
+	}
+	if (ret == -EPERM) {
+		fprintf(stderr, "kpmod: add: '%s': %s\n", it->text, why);
+		return KP_EXIT_BADFILTER;
+	}
+	if (ret) {
+		fprintf(stderr, "kpmod: add: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	return 0;
+}
+
+static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable, const char *filter)
 {
 	unsigned int i, j;
 	struct kp_err e;
@@ -255,14 +309,21 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable)
 
 	for (i = 0; i < d->n && !ret; i++) {
 		struct kp_def_item *it = &d->items[i];
-		void *arg[2] = { &it->def, &enable };
+		struct kp_filter_code code = { 0 };
+		struct kp_add_req req = { &it->def, enable, filter, &code };
 
 		if (it->op == KP_DEF_DEL) {
 			ret = kp_apply_delete(nl, it);
 			continue;
 		}
-		if (kp_nl_call(nl, KPMOD_CMD_PROBE_ADD, 0, kp_fill_probe, NULL, arg, &e))
+		if (filter) {
+			ret = kp_add_filter(it, filter, &code);
+			if (ret)
+				continue;
+		}
+		if (kp_nl_call(nl, KPMOD_CMD_PROBE_ADD, 0, kp_fill_probe, NULL, &req, &e))
 			ret = kp_report_kernel_error(it->text, &e);
+		kp_filter_code_free(&code);
 	}
 	if (!ret)
 		return 0;
@@ -288,6 +349,7 @@ int kp_cmd_add(int argc, char **argv)
 	struct kp_parse_err pe;
 	struct kp_nl nl;
 	bool enable = false, opts_done = false;
+	const char *filter = NULL;
 	unsigned int i;
 	int ret = 0;
 
@@ -300,6 +362,15 @@ int kp_cmd_add(int argc, char **argv)
 
 		if (!opts_done && (!strcmp(a, "-e") || !strcmp(a, "--enable"))) {
 			enable = true;
+		} else if (!opts_done && !strcmp(a, "--filter")) {
+			if (++i == (unsigned int)argc) {
+				fprintf(stderr, "kpmod: add: --filter needs an EXPR\n");
+				ret = KP_EXIT_USAGE;
+				goto out;
+			}
+			filter = argv[i];
+		} else if (!opts_done && !strncmp(a, "--filter=", 9)) {
+			filter = a + 9;
 		} else if (!opts_done && (!strcmp(a, "-f") || !strcmp(a, "--file"))) {
 			if (++i == (unsigned int)argc) {
 				fprintf(stderr, "kpmod: add: %s needs a FILE\n", a);
@@ -349,7 +420,7 @@ int kp_cmd_add(int argc, char **argv)
 			goto close;
 		}
 	}
-	ret = kp_apply(&nl, &d, enable);
+	ret = kp_apply(&nl, &d, enable, filter);
 close:
 	kp_ksyms_free(&lk.ks);
 	kp_nl_close(&nl);

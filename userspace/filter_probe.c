@@ -24,13 +24,11 @@ static bool kp_type_signed(uint32_t type)
 	       type == KPMOD_T_S32 || type == KPMOD_T_S64;
 }
 
-void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields *ff)
+/* The probe's own fields (trace_kprobe.c's DEFINE_FIELDs), before its arguments. */
+static void kp_filter_fields_start(struct kp_filter_fields *ff, uint32_t kind)
 {
-	unsigned int i;
-
 	memset(ff, 0, sizeof(*ff));
-	/* The probe's own fields (trace_kprobe.c's DEFINE_FIELDs), then its arguments. */
-	if (p->kind == KPMOD_PROBE_RETURN) {
+	if (kind == KPMOD_PROBE_RETURN) {
 		kp_field_add(ff, "__probe_func", KP_FILTER_FIELD_NUM, sizeof(long), false,
 			     KPMOD_FIELD_PROBE_FUNC, NULL);
 		kp_field_add(ff, "__probe_ret_ip", KP_FILTER_FIELD_NUM, sizeof(long), false,
@@ -39,20 +37,28 @@ void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields 
 		kp_field_add(ff, "__probe_ip", KP_FILTER_FIELD_NUM, sizeof(long), false,
 			     KPMOD_FIELD_PROBE_IP, NULL);
 	}
-	for (i = 0; i < p->nargs; i++) {
-		const struct kp_arg_info *a = &p->args[i];
+}
 
-		if (a->type == KPMOD_T_STRING || a->type == KPMOD_T_USTRING)
-			kp_field_add(ff, a->name, KP_FILTER_FIELD_STRING, 0, false, i, NULL);
-		else if (a->type == KPMOD_T_SYMSTR)
-			kp_field_add(ff, a->name, KP_FILTER_FIELD_STRING, 0, false, i,
-				     "a symstr argument cannot be filtered on");
-		else
-			/* The kernel compares an array as one number of its whole size. */
-			kp_field_add(ff, a->name, KP_FILTER_FIELD_NUM, a->size,
-				     kp_type_signed(a->type), i,
-				     a->count ? "an array argument cannot be filtered on" : NULL);
-	}
+/* Argument @i: @size is its slot's bytes (a whole array's). */
+static void kp_filter_field_arg(struct kp_filter_fields *ff, unsigned int i, const char *name,
+				uint32_t type, uint32_t count, uint32_t size)
+{
+	if (type == KPMOD_T_STRING || type == KPMOD_T_USTRING)
+		kp_field_add(ff, name, KP_FILTER_FIELD_STRING, 0, false, i, NULL);
+	else if (type == KPMOD_T_SYMSTR)
+		kp_field_add(ff, name, KP_FILTER_FIELD_STRING, 0, false, i,
+			     "a symstr argument cannot be filtered on");
+	else
+		/* The kernel compares an array as one number of its whole size. */
+		kp_field_add(ff, name, KP_FILTER_FIELD_NUM, size, kp_type_signed(type), i,
+			     count ? "an array argument cannot be filtered on" : NULL);
+}
+
+/* Then those every event has. */
+static void kp_filter_fields_end(struct kp_filter_fields *ff)
+{
+	unsigned int i;
+
 	for (i = 0; i < kp_filter_nr_common_fields; i++) {
 		const struct kp_filter_field *c = &kp_filter_common_fields[i];
 		uint16_t id = c->type == KP_FILTER_FIELD_CPU ? KPMOD_FIELD_CPU :
@@ -61,6 +67,51 @@ void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields 
 
 		kp_field_add(ff, c->name, c->type, c->size, c->is_signed, id, NULL);
 	}
+}
+
+void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields *ff)
+{
+	unsigned int i;
+
+	kp_filter_fields_start(ff, p->kind);
+	for (i = 0; i < p->nargs; i++)
+		kp_filter_field_arg(ff, i, p->args[i].name, p->args[i].type, p->args[i].count,
+				    p->args[i].size);
+	kp_filter_fields_end(ff);
+}
+
+/* The bytes an argument's store (or bitfield container) writes per element. */
+static uint32_t kp_def_elem_size(const struct kp_arg_def *a)
+{
+	uint32_t size = 0;
+	unsigned int i;
+
+	for (i = 0; i < a->ninsns; i++) {
+		switch (a->insns[i].op) {
+		case KPMOD_FOP_ST_RAW:
+		case KPMOD_FOP_ST_MEM:
+		case KPMOD_FOP_ST_UMEM:
+		case KPMOD_FOP_MOD_BF:
+			size = a->insns[i].size;
+			break;
+		}
+	}
+	return size;
+}
+
+void kp_filter_fields_of_def(const struct kp_probe_def *d, struct kp_filter_fields *ff)
+{
+	unsigned int i;
+
+	kp_filter_fields_start(ff, d->kind);
+	for (i = 0; i < d->nargs; i++) {
+		const struct kp_arg_def *a = &d->args[i];
+		uint32_t count = a->count ? a->count : 1;
+
+		kp_filter_field_arg(ff, i, a->name, a->type, a->count,
+				    kp_def_elem_size(a) * count);
+	}
+	kp_filter_fields_end(ff);
 }
 
 static uint8_t kp_filter_uapi_op(const struct kp_filter_pred *p, bool is_string)

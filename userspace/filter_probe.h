@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "filter.h"
+#include "probe_def.h"
 #include "probe_nl.h"
 
 #define KP_FILTER_MAX_FIELDS (KPMOD_MAX_ARGS + 16)
@@ -25,6 +26,8 @@ struct kp_filter_fields {
 
 /* The fields of @p, in the order the kernel searches them. */
 void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields *ff);
+/* The same for a probe not added yet. */
+void kp_filter_fields_of_def(const struct kp_probe_def *d, struct kp_filter_fields *ff);
 
 struct kp_filter_code {
 	struct kpmod_filter_pred *preds;

@@ -45,6 +45,24 @@ note "hits $hits = received $got + dropped $dropped + filtered $filtered"
 [ $((got + dropped + filtered)) -eq "$hits" ] || fail "received + dropped + filtered != hits"
 [ "$filtered" -ge 89 ] || fail "only $filtered filtered"
 
+# add --filter: in force from the first hit; a bad one adds nothing.
+expect_rc 7 kpmod add --filter 'nr = 1' 'p:kpf/pg2 find_task_by_vpid nr=$arg1:s32'
+expect_grep '^parse_error: Invalid operator$'
+expect_rc 0 kpmod list
+grep -q pg2 /tmp/.out && fail "a probe with a bad filter was added"
+expect_rc 0 kpmod add --enable --filter 'nr == 7000003 || nr == 7000007' 'p:kpf/pg2 find_task_by_vpid nr=$arg1:s32'
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+kpmod-work getpgid 10 7000000
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+expect_rc 0 kpmod disable kpf/pg2
+[ "$(grep ' kpmod-work-' /tmp/t.txt | grep -c ' pg2: ')" -eq 2 ] || fail "add --filter: not 2 events"
+expect_rc 0 kpmod filter kpf/pg2
+expect_grep '^nr == 7000003 || nr == 7000007$'
+
 # Clearing lets everything through again.
 expect_rc 0 kpmod filter kpf/pg 0
 expect_rc 0 kpmod filter kpf/pg

@@ -3,7 +3,8 @@
  * kpmod-filtercheck: the filter compiler (userspace/filter.c, the same
  * code) against a probe's fields, printing what tracefs' filter file shows
  * after writing the same expression: the expression when it compiles, the
- * expression, a caret and "parse_error: MSG" when it does not.
+ * expression, a caret, "parse_error: MSG" and an empty line when it does
+ * not.
  *
  *   kpmod-filtercheck [-r] EXPR NAME:TYPE ...   TYPE: s8..s64 u8..u64
  *                                               x8..x64 char symbol string
@@ -194,7 +195,8 @@ int main(int argc, char **argv)
 
 	if (kp_filter_compile(expr, fields, nr, &prog, &err)) {
 		kp_filter_error_format(out, sizeof(out), expr, &err);
-		fputs(out, stdout);
+		/* The file adds a newline to the error text, which ends in one. */
+		printf("%s\n", out);
 		return 1;
 	}
 	kp_filter_prog_free(&prog);

@@ -108,10 +108,12 @@ awk -v seed="$seed" 'BEGIN {
 	for (f = 0; f < 12; f++) {
 		n = 1 + int(rand() * 4); s = ""
 		for (t = 0; t < n; t++) {
-			if (t) s = s (rand() < 0.5 ? " && " : " || ")
 			p = "nr " ops[1 + int(rand() * 7)] " " (8000000 + int(rand() * 64))
 			if (rand() < 0.2) p = "!(" p ")"
-			if (rand() < 0.2 && t) s = "(" s ")"
+			if (t) {
+				if (rand() < 0.3) s = "(" s ")"
+				s = s (rand() < 0.5 ? " && " : " || ")
+			}
 			s = s p
 		}
 		print s

@@ -108,7 +108,9 @@ awk -v seed="$seed" 'BEGIN {
 	for (f = 0; f < 12; f++) {
 		n = 1 + int(rand() * 4); s = ""
 		for (t = 0; t < n; t++) {
-			p = "nr " ops[1 + int(rand() * 7)] " " (8000000 + int(rand() * 64))
+			op = ops[1 + int(rand() * 7)]
+			# & takes a mask of the low bits, which the workload varies.
+			p = "nr " op " " (op == "&" ? 1 + int(rand() * 63) : 8000000 + int(rand() * 64))
 			if (rand() < 0.2) p = "!(" p ")"
 			if (t) {
 				if (rand() < 0.3) s = "(" s ")"

@@ -107,7 +107,7 @@ kpmod list | grep -q manygroup && fail "del of 200 names left some"
 expect_rc 0 kpmod enable myprobe
 cat /etc/passwd >/dev/null
 expect_rc 0 kpmod stat
-grep -q '^  myprobe  *[1-9][0-9]* *0 *0$' /tmp/.out || fail "myprobe has no hits in stat"
+grep -q '^  myprobe  *[1-9][0-9]* *0 *0 *0$' /tmp/.out || fail "myprobe has no hits in stat"
 expect_rc 5 kpmod del myprobe
 expect_grep "probe is enabled"
 expect_rc 5 kpmod clear

@@ -51,8 +51,9 @@
  *   KPMOD_A_ARG nests, one per argument, in order), KPMOD_A_PROBE_ENABLED
  *   (flag: enable at once), and a filter (KPMOD_A_FILTER_TEXT, _PROG and
  *   _STRS, as for PROBE_FILTER) in force from the first hit.  Every fetch
- *   program, and the filter, is validated before the probe is registered; on any error, a failure to send the reply
- *   included, nothing is left registered.
+ *   program, and the filter, is validated before the probe is
+ *   registered; on any error, a failure to send the reply included,
+ *   nothing is left registered.
  *   Reply: KPMOD_A_PROBE_ID.
  * KPMOD_CMD_PROBE_DEL, KPMOD_CMD_PROBE_ENABLE, KPMOD_CMD_PROBE_DISABLE
  *   Request: KPMOD_A_PROBE_SELECT, a nest of KPMOD_A_SELECTOR nests, each
@@ -340,7 +341,7 @@ enum kpmod_filter_op {
 	KPMOD_FILTER_STR_FRONT,	/* begins with the operand */
 	KPMOD_FILTER_STR_MIDDLE,	/* contains it */
 	KPMOD_FILTER_STR_END,	/* ends with it */
-	KPMOD_FILTER_STR_GLOB,	/* glob: * ? [set] [!set] \c */
+	KPMOD_FILTER_STR_GLOB,	/* glob: * ? [set] [!set], backslash quotes */
 	__KPMOD_FILTER_OP_MAX,
 };
 

@@ -147,6 +147,13 @@ int kp_filter_build(const char *expr, const struct kp_filter_fields *ff,
 	ret = kp_filter_compile(expr, ff->f, ff->n, &prog, err);
 	if (ret)
 		return ret;
+	if (prog.nr_preds > KPMOD_MAX_FILTER_PREDS) {
+		/* The module's bound; the kernel's only is the page. */
+		kp_filter_prog_free(&prog);
+		err->msg = "Too many terms in predicate expression";
+		err->pos = 0;
+		return -EINVAL;
+	}
 	ret = -ENOMEM;
 	code->nr = prog.nr_preds;
 	code->preds = calloc(prog.nr_preds, sizeof(*code->preds));

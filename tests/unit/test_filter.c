@@ -458,6 +458,22 @@ START_TEST(a_probe_filter_in_the_modules_form)
 	ck_assert_int_eq(kp_filter_build("__probe_ret_ip == 1", &ff, &code, &err, &why), -EINVAL);
 	ck_assert_str_eq(err.msg, "Field not found");
 
+	{
+		/* 257 predicates: past the module's bound, refused here. */
+		static char many[257 * 12];
+		size_t len = 0;
+		int t;
+
+		for (t = 0; t < 257; t++)
+			len += sprintf(many + len, "%snr == %d", t ? "||" : "", t);
+		ck_assert_int_eq(kp_filter_build(many, &ff, &code, &err, &why), -EINVAL);
+		ck_assert_str_eq(err.msg, "Too many terms in predicate expression");
+		many[len - strlen("||nr == 256")] = '\0';
+		ck_assert_int_eq(kp_filter_build(many, &ff, &code, &err, &why), 0);
+		ck_assert_uint_eq(code.nr, 256);
+		kp_filter_code_free(&code);
+	}
+
 	p.kind = KPMOD_PROBE_RETURN;
 	kp_filter_fields_of(&p, &ff);
 	ck_assert_int_eq(kp_filter_build("__probe_ret_ip != 0 && __probe_func > 1", &ff, &code,

@@ -91,7 +91,12 @@ expect_rc 0 kpmod filter kpf/op 'comm ~ "kpf-*"'
 expect_rc 0 kpmod clear
 unload_kpmod
 
-need_kprobe_events
+# The half above is kpmod's alone and has passed: a kernel without
+# kprobe_events (the debug kernel) ends here.
+if [ ! -e /sys/kernel/tracing/kprobe_events ]; then
+	note "no kprobe_events here: the comparison with it is not run"
+	exit 0
+fi
 T=/sys/kernel/tracing
 def='p:kpfo/pg find_task_by_vpid nr=$arg1:s32'
 echo "$def" >>$T/kprobe_events || fail "kprobe_events refused $def"

@@ -54,4 +54,11 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 #define kpmod_ftrace_regs	pt_regs
 #endif
 
+/* 6.2 put a dump's request attributes in a struct genl_info. */
+#ifdef KPMOD_HAVE_GENL_INFO_DUMP
+#define kpmod_dump_attrs(cb)		(genl_info_dump(cb)->attrs)
+#else
+#define kpmod_dump_attrs(cb)		(genl_dumpit_info(cb)->attrs)
+#endif
+
 #endif /* _KPMOD_COMPAT_H */

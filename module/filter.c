@@ -12,50 +12,13 @@
 #include <linux/string.h>
 #include <net/netlink.h>
 
+#include "field.h"
 #include "filter.h"
 #include "probe.h"
 
 static bool kpmod_filter_is_str_op(u8 op)
 {
 	return op >= KPMOD_FILTER_STR_FULL && op <= KPMOD_FILTER_STR_GLOB;
-}
-
-/* What a field holds: a string, a number of some width, or nothing usable. */
-enum kpmod_field_kind { KPMOD_FK_BAD, KPMOD_FK_NUM, KPMOD_FK_STR };
-
-static enum kpmod_field_kind kpmod_filter_field_kind(const struct kpmod_probe *p, u16 field)
-{
-	bool is_return = p->kind == KPMOD_PROBE_RETURN;
-
-	if (field < p->nargs) {
-		const struct kpmod_arg *a = &p->args[field];
-
-		if (a->count)
-			return KPMOD_FK_BAD;	/* arrays are not compared */
-		switch (a->type) {
-		case KPMOD_T_STRING:
-		case KPMOD_T_USTRING:
-			return KPMOD_FK_STR;
-		case KPMOD_T_SYMSTR:
-			return KPMOD_FK_BAD;	/* an address here, a string there */
-		default:
-			return KPMOD_FK_NUM;
-		}
-	}
-	switch (field) {
-	case KPMOD_FIELD_COMM:
-		return KPMOD_FK_STR;
-	case KPMOD_FIELD_CPU:
-	case KPMOD_FIELD_PID:
-		return KPMOD_FK_NUM;
-	case KPMOD_FIELD_PROBE_IP:
-		return is_return ? KPMOD_FK_BAD : KPMOD_FK_NUM;
-	case KPMOD_FIELD_PROBE_FUNC:
-	case KPMOD_FIELD_PROBE_RET_IP:
-		return is_return ? KPMOD_FK_NUM : KPMOD_FK_BAD;
-	default:
-		return KPMOD_FK_BAD;
-	}
 }
 
 static int kpmod_filter_check(const struct kpmod_probe *p, const struct kpmod_filter *f,
@@ -65,7 +28,7 @@ static int kpmod_filter_check(const struct kpmod_probe *p, const struct kpmod_fi
 
 	for (i = 0; i < f->nr; i++) {
 		const struct kpmod_filter_pred *pr = &f->preds[i];
-		enum kpmod_field_kind kind = kpmod_filter_field_kind(p, pr->field);
+		enum kpmod_field_kind kind = kpmod_field_kind(p, pr->field);
 		bool str_op = kpmod_filter_is_str_op(pr->op);
 		bool str_field = kind == KPMOD_FK_STR;
 
@@ -278,52 +241,25 @@ static bool kpmod_filter_num(const struct kpmod_filter_pred *pr, u64 v, u32 size
 	}
 }
 
-static bool kpmod_arg_is_signed(u32 type)
-{
-	return type == KPMOD_T_S8 || type == KPMOD_T_S16 ||
-	       type == KPMOD_T_S32 || type == KPMOD_T_S64;
-}
-
-static u64 kpmod_slot_value(const u8 *slot, u32 size)
-{
-	switch (size) {
-	case 1:
-		return *slot;
-	case 2:
-		return *(const u16 *)slot;
-	case 4:
-		return *(const u32 *)slot;
-	default:
-		return *(const u64 *)slot;
-	}
-}
-
 static bool kpmod_filter_pred_match(const struct kpmod_filter *f,
 				    const struct kpmod_filter_pred *pr,
 				    const struct kpmod_probe *p,
 				    const struct kpmod_record *rec)
 {
-	const u8 *faults = (const u8 *)(rec + 1);
 	const char *pat = f->strs + pr->str_off;
+	const char *str;
+	u32 len;
+	u64 v;
 
 	if (pr->field < p->nargs) {
 		const struct kpmod_arg *a = &p->args[pr->field];
-		const u8 *slot = faults + p->bitmap_size + a->offset;
-		u32 loc, len;
 
 		/* A fetch that faulted matches nothing. */
-		if (kpmod_fault_test(faults, pr->field))
-			return false;
 		if (!kpmod_filter_is_str_op(pr->op))
-			return kpmod_filter_num(pr, kpmod_slot_value(slot, a->size),
-						a->size, kpmod_arg_is_signed(a->type));
-		loc = *(const u32 *)slot;
-		len = KPMOD_DATA_LOC_LEN(loc);
-		if (!len || KPMOD_DATA_LOC_OFF(loc) + len > rec->len)
-			return false;
-		/* The length counts the NUL. */
-		return kpmod_filter_str(pr, pat, (const char *)rec + KPMOD_DATA_LOC_OFF(loc),
-					len - 1);
+			return kpmod_field_num(p, rec, pr->field, &v) &&
+			       kpmod_filter_num(pr, v, a->size, kpmod_type_is_signed(a->type));
+		return kpmod_field_str(p, rec, pr->field, &str, &len) &&
+		       kpmod_filter_str(pr, pat, str, len);
 	}
 	switch (pr->field) {
 	case KPMOD_FIELD_COMM:

@@ -18,8 +18,7 @@
 #include "probe.h"
 #include "ring.h"
 #include "site.h"
-
-static struct genl_family kpmod_genl_family;
+#include "genl.h"
 
 static const struct nla_policy kpmod_arg_policy[KPMOD_ARG_A_MAX + 1] = {
 	[KPMOD_ARG_A_NAME] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_ARG_NAME_LEN - 1 },
@@ -88,6 +87,32 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 							      sizeof(struct kpmod_filter_pred) },
 	[KPMOD_A_FILTER_STRS] = { .type = NLA_BINARY, .len = KPMOD_MAX_FILTER_STRS },
 	[KPMOD_A_PROBE_FILTERED] = { .type = NLA_U64 },
+	[KPMOD_A_TRIGGER_TYPE] = NLA_POLICY_RANGE(NLA_U32, KPMOD_TRIGGER_TRACEON,
+						  __KPMOD_TRIGGER_MAX - 1),
+	[KPMOD_A_TRIGGER_TEXT] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_TRIGGER_TEXT - 1 },
+	[KPMOD_A_TRIGGER_COUNT] = { .type = NLA_U32 },	/* checked by the handler */
+	[KPMOD_A_TRIGGER_REMOVE] = { .type = NLA_FLAG },
+	[KPMOD_A_TRIGGER_ID] = { .type = NLA_U32 },
+	/* Replies only. */
+	[KPMOD_A_TRIGGERS] = { .type = NLA_REJECT },
+	[KPMOD_A_TRIGGER] = { .type = NLA_REJECT },
+	[KPMOD_A_HIST_KEYS] = { .type = NLA_BINARY, .len = KPMOD_HIST_MAX_KEYS *
+							    sizeof(struct kpmod_hist_field) },
+	[KPMOD_A_HIST_VALS] = { .type = NLA_BINARY, .len = KPMOD_HIST_MAX_VALS *
+							    sizeof(struct kpmod_hist_field) },
+	[KPMOD_A_HIST_SIZE] = { .type = NLA_U32 },	/* range checked with the spec */
+	[KPMOD_A_HIST_ACTION] = NLA_POLICY_MAX(NLA_U32, KPMOD_HIST_CLEAR),
+	[KPMOD_A_HIST_ENTRY] = { .type = NLA_REJECT },
+	[KPMOD_A_HIST_HITS] = { .type = NLA_U64 },
+	[KPMOD_A_HIST_DROPS] = { .type = NLA_U64 },
+	[KPMOD_A_HIST_KEY_SIZE] = { .type = NLA_U32 },
+	[KPMOD_A_TRACING_ON] = NLA_POLICY_MAX(NLA_U32, 1),
+	[KPMOD_A_TRIGGER_TARGET_GROUP] = { .type = NLA_NUL_STRING,
+					   .len = KPMOD_MAX_NAME_LEN - 1 },
+	[KPMOD_A_TRIGGER_TARGET_EVENT] = { .type = NLA_NUL_STRING,
+					   .len = KPMOD_MAX_NAME_LEN - 1 },
+	[KPMOD_A_PROBE_SOFT_DISABLED] = { .type = NLA_FLAG },
+	[KPMOD_A_HIST_ENTRIES] = { .type = NLA_REJECT },
 };
 
 /*
@@ -95,7 +120,7 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
  * through probes is CAP_SYS_ADMIN's business, as for kprobe_events.  Both
  * in the initial user namespace (netlink_capable()).
  */
-static bool kpmod_genl_allowed(struct sk_buff *skb, struct genl_info *info)
+bool kpmod_genl_allowed(struct sk_buff *skb, struct genl_info *info)
 {
 	if (netlink_capable(skb, CAP_SYS_ADMIN))
 		return true;
@@ -104,7 +129,7 @@ static bool kpmod_genl_allowed(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* As kprobe_events: no probe is registered or armed under lockdown. */
-static int kpmod_genl_lockdown(struct genl_info *info)
+int kpmod_genl_lockdown(struct genl_info *info)
 {
 	int ret = security_locked_down(LOCKDOWN_KPROBES);
 
@@ -144,6 +169,7 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, KPMOD_A_BUF_MODE, kpmod_rings_mode()) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_BUF_LIMIT, kpmod_rings_limit(), KPMOD_A_UNSPEC) ||
 	    nla_put_u32(msg, KPMOD_A_NR_SITES, kpmod_nr_sites()) ||
+	    nla_put_u32(msg, KPMOD_A_TRACING_ON, kpmod_tracing_is_on()) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_SITE_TRAPS, kpmod_site_traps_caught(),
 			      KPMOD_A_UNSPEC)) {
 		mutex_unlock(&kpmod_lock);
@@ -229,8 +255,8 @@ static int kpmod_genl_parse_arg(struct kpmod_probe *p, unsigned int i,
 }
 
 /* A filter's three attributes, checked against @p; an ERR_PTR if bad. */
-static struct kpmod_filter *kpmod_genl_parse_filter(const struct kpmod_probe *p,
-						    struct genl_info *info)
+struct kpmod_filter *kpmod_genl_parse_filter(const struct kpmod_probe *p,
+					     struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 
@@ -547,11 +573,10 @@ static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			break;
 		s = kpmod_sel_find(sel, n, p);
-		if (s && p->enabled) {
-			NL_SET_ERR_MSG_ATTR(info->extack, s->nla,
-					    "probe is enabled: disable it first");
-			ret = -EBUSY;
-		}
+		if (s)
+			ret = kpmod_probe_busy(p, info->extack);
+		if (ret && info->extack)
+			info->extack->bad_attr = s->nla;
 	}
 	if (!ret) {
 		list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
@@ -674,8 +699,8 @@ static int kpmod_genl_buffer_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&kpmod_lock);
 	sz = size ? nla_get_u64(size) : kpmod_rings_size();
-	if (kpmod_probes_any_enabled()) {
-		GENL_SET_ERR_MSG(info, "probes are enabled: disable them first");
+	if (kpmod_probes_any_armed()) {
+		GENL_SET_ERR_MSG(info, "probes are enabled or have triggers: disable them first");
 		ret = -EBUSY;
 	} else {
 		ret = kpmod_rings_resize(sz, mode ? nla_get_u32(mode) : kpmod_rings_mode());
@@ -731,7 +756,9 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_DROPPED, sum.dropped, KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_FILTERED, sum.filtered, KPMOD_A_UNSPEC) ||
 	    (filter && nla_put_string(skb, KPMOD_A_FILTER_TEXT, filter->text)) ||
-	    nla_put_u32(skb, KPMOD_A_PROBE_ARGS_SIZE, p->fixed_size))
+	    nla_put_u32(skb, KPMOD_A_PROBE_ARGS_SIZE, p->fixed_size) ||
+	    (p->soft_disabled && nla_put_flag(skb, KPMOD_A_PROBE_SOFT_DISABLED)) ||
+	    kpmod_genl_put_triggers(skb, p))
 		return -EMSGSIZE;
 	args = nla_nest_start(skb, KPMOD_A_PROBE_ARGS);
 	if (!args)
@@ -865,9 +892,24 @@ static const struct genl_small_ops kpmod_genl_ops[] = {
 		.doit = kpmod_genl_probe_filter,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = KPMOD_CMD_TRIGGER,
+		.doit = kpmod_genl_trigger,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_HIST_GET,
+		.dumpit = kpmod_genl_hist_dump,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_TRACING,
+		.doit = kpmod_genl_tracing,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
-static struct genl_family kpmod_genl_family __ro_after_init = {
+struct genl_family kpmod_genl_family __ro_after_init = {
 	.name = KPMOD_GENL_NAME,
 	.version = KPMOD_GENL_VERSION,
 	.maxattr = KPMOD_A_MAX,

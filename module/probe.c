@@ -16,6 +16,7 @@
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
+#include "trigger.h"
 
 LIST_HEAD(kpmod_probes);
 u32 kpmod_probes_gen;
@@ -66,40 +67,71 @@ static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_prob
  * CPU's scratch buffer, so the strings are read once, and copied in whole
  * through the exact path that pads, drops or evicts and counts.
  */
+/* Whether @p's events go to the rings, its triggers aside. */
+static bool kpmod_probe_recording(const struct kpmod_probe *p)
+{
+	return (READ_ONCE(p->enabled) || READ_ONCE(p->soft_refs)) &&
+	       !READ_ONCE(p->soft_disabled) && kpmod_tracing_is_on();
+}
+
+/* Puts a record built in the scratch buffer through the filter, then in. */
+static void kpmod_emit_built(struct kpmod_probe *p, struct kpmod_ring *ring,
+			     const struct kpmod_record *rec)
+{
+	const struct kpmod_filter *filter = rcu_dereference_sched(p->filter);
+
+	this_cpu_inc(p->stats->hits);
+	/*
+	 * Judged before it takes ring space: an event the filter refuses
+	 * evicts nothing and is not "lost".
+	 */
+	if (filter && !kpmod_filter_match(filter, p, rec))
+		this_cpu_inc(p->stats->filtered);
+	else if (!kpmod_ring_write(ring, rec, rec->len))
+		this_cpu_inc(p->stats->dropped);
+}
+
 static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		       const unsigned long *entry, unsigned long ip,
 		       unsigned long ret_ip, u16 flags)
 {
-	const struct kpmod_filter *filter;
 	struct kpmod_record *rec;
 	struct kpmod_ring *ring;
 	u32 len;
 
-	/* A kretprobe can still return into a disabled probe: record nothing. */
-	if (unlikely(!READ_ONCE(p->enabled)))
+	if (READ_ONCE(p->ntriggers)) {
+		/* Triggers see every hit; the event is recorded after them, or not. */
+		ring = kpmod_ring_enter();
+		if (!ring)
+			return;
+		rec = (struct kpmod_record *)ring->scratch;
+		kpmod_fill_header(rec, p, ip, ret_ip, flags);
+		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
+		kpmod_triggers_run(p, rec);
+		if (kpmod_probe_recording(p))
+			kpmod_emit_built(p, ring, rec);
+		kpmod_ring_leave(ring);
 		return;
+	}
+	/* A kretprobe can still return into a disabled probe: record nothing. */
+	if (unlikely(!kpmod_probe_recording(p)))
+		return;
+	if (rcu_access_pointer(p->filter)) {
+		ring = kpmod_ring_enter();
+		if (!ring)
+			return;
+		rec = (struct kpmod_record *)ring->scratch;
+		kpmod_fill_header(rec, p, ip, ret_ip, flags);
+		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
+		kpmod_emit_built(p, ring, rec);
+		kpmod_ring_leave(ring);
+		return;
+	}
 	this_cpu_inc(p->stats->hits);
 	ring = kpmod_ring_enter();
 	if (!ring)
 		return;
-
-	filter = rcu_dereference_sched(p->filter);
-	if (filter) {
-		/*
-		 * Built aside and judged first: an event the filter refuses
-		 * takes no ring space, evicts nothing and is not "lost".
-		 */
-		rec = (struct kpmod_record *)ring->scratch;
-		kpmod_fill_header(rec, p, ip, ret_ip, flags);
-		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
-		if (!kpmod_filter_match(filter, p, rec)) {
-			this_cpu_inc(p->stats->filtered);
-			kpmod_ring_leave(ring);
-			return;
-		}
-		if (!kpmod_ring_write(ring, rec, rec->len))
-			rec = NULL;
-	} else if (!p->has_strings) {
+	if (!p->has_strings) {
 		len = sizeof(*rec) + p->bitmap_size + p->fixed_size;
 		rec = kpmod_ring_reserve(ring, len);
 		if (rec) {
@@ -180,6 +212,7 @@ struct kpmod_probe *kpmod_probe_alloc(u32 nargs)
 	}
 	p->nargs = nargs;
 	INIT_LIST_HEAD(&p->node);
+	INIT_LIST_HEAD(&p->triggers);
 	return p;
 }
 
@@ -190,6 +223,7 @@ void kpmod_probe_free(struct kpmod_probe *p)
 	free_percpu(p->stats);
 	/* Unregistered, or never registered: no handler runs it any more. */
 	kpmod_filter_free(rcu_dereference_protected(p->filter, true));
+	kpmod_triggers_free(p);
 	kfree(p->args);
 	kfree(p->definition);
 	kfree(p);
@@ -390,13 +424,31 @@ static void kpmod_probe_unregister(struct kpmod_probe *p)
 	p->site = NULL;
 }
 
-int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+int kpmod_probe_busy(const struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
-	lockdep_assert_held(&kpmod_lock);
 	if (p->enabled) {
 		NL_SET_ERR_MSG(extack, "probe is enabled: disable it first");
 		return -EBUSY;
 	}
+	if (p->ntriggers) {
+		NL_SET_ERR_MSG(extack, "probe has triggers: remove them first");
+		return -EBUSY;
+	}
+	if (p->soft_refs) {
+		NL_SET_ERR_MSG(extack, "another probe's trigger switches it: remove that first");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	lockdep_assert_held(&kpmod_lock);
+	ret = kpmod_probe_busy(p, extack);
+	if (ret)
+		return ret;
 	kpmod_probe_unregister(p);
 	list_del(&p->node);
 	kpmod_probes_count--;
@@ -405,8 +457,26 @@ int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 	return 0;
 }
 
+int kpmod_probe_arm(struct kpmod_probe *p)
+{
+	bool want = p->enabled || p->ntriggers || p->soft_refs;
+	int ret;
+
+	lockdep_assert_held(&kpmod_lock);
+	if (want == p->armed || kpmod_probe_gone(p))
+		return 0;
+	if (p->kind == KPMOD_PROBE_RETURN)
+		ret = want ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
+	else
+		ret = want ? enable_kprobe(&p->rp.kp) : disable_kprobe(&p->rp.kp);
+	if (!ret)
+		p->armed = want;
+	return ret;
+}
+
 int kpmod_probe_enable(struct kpmod_probe *p, bool on)
 {
+	bool soft_disabled = p->soft_disabled;
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
@@ -417,14 +487,18 @@ int kpmod_probe_enable(struct kpmod_probe *p, bool on)
 		WRITE_ONCE(p->enabled, false);
 		return on ? -ENOENT : 0;
 	}
-	/* Handlers test enabled: set it before arming, clear it before disarming. */
+	/*
+	 * Handlers test enabled: set it before arming, clear it before
+	 * disarming.  As the kernel's soft mode: enabling by hand records
+	 * at once; disabling a target of enable_event leaves it to them.
+	 */
 	WRITE_ONCE(p->enabled, on);
-	if (p->kind == KPMOD_PROBE_RETURN)
-		ret = on ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
-	else
-		ret = on ? enable_kprobe(&p->rp.kp) : disable_kprobe(&p->rp.kp);
-	if (ret)
+	WRITE_ONCE(p->soft_disabled, !on && p->soft_refs);
+	ret = kpmod_probe_arm(p);
+	if (ret) {
 		WRITE_ONCE(p->enabled, !on);
+		WRITE_ONCE(p->soft_disabled, soft_disabled);
+	}
 	return ret;
 }
 
@@ -433,13 +507,26 @@ int kpmod_probes_clear(struct netlink_ext_ack *extack)
 	struct kpmod_probe *p, *tmp;
 
 	lockdep_assert_held(&kpmod_lock);
-	if (kpmod_probes_any_enabled()) {
-		NL_SET_ERR_MSG(extack, "a probe is enabled: disable all first");
-		return -EBUSY;
+	/* All or none: a busy one refuses the whole request. */
+	list_for_each_entry(p, &kpmod_probes, node) {
+		int ret = kpmod_probe_busy(p, extack);
+
+		if (ret)
+			return ret;
 	}
 	list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
 		kpmod_probe_delete(p, extack);
 	return 0;
+}
+
+bool kpmod_probes_any_armed(void)
+{
+	struct kpmod_probe *p;
+
+	list_for_each_entry(p, &kpmod_probes, node)
+		if (p->armed)
+			return true;
+	return false;
 }
 
 bool kpmod_probes_any_enabled(void)
@@ -517,8 +604,10 @@ void kpmod_probes_exit(void)
 	struct kpmod_probe *p, *tmp;
 
 	mutex_lock(&kpmod_lock);
-	list_for_each_entry_safe(p, tmp, &kpmod_probes, node) {
+	/* All unregistered first: a trigger may point at any of them. */
+	list_for_each_entry(p, &kpmod_probes, node)
 		kpmod_probe_unregister(p);
+	list_for_each_entry_safe(p, tmp, &kpmod_probes, node) {
 		list_del(&p->node);
 		kpmod_probe_free(p);
 	}

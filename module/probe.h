@@ -10,6 +10,7 @@
 #include "fetch.h"
 #include "filter.h"
 #include "site.h"
+#include "trigger.h"
 
 struct kpmod_probe_stats {
 	u64 hits;
@@ -31,7 +32,8 @@ struct kpmod_probe {
 	u64 addr;			/* absolute address, when no symbol */
 	u32 maxactive;
 	char *definition;
-	bool enabled;
+	bool enabled;			/* by hand: PROBE_ENABLE */
+	bool armed;			/* the kprobe fires: enabled, or triggers need it */
 	bool registered;
 	struct kpmod_site *site;	/* its function's ftrace site, or NULL */
 	struct kretprobe rp;		/* rp.kp serves entry probes too */
@@ -46,6 +48,13 @@ struct kpmod_probe {
 	/* Set and replaced under kpmod_lock; read by the handlers (RCU). */
 	struct kpmod_filter __rcu *filter;
 	struct kpmod_probe_stats __percpu *stats;
+	/* Its triggers (RCU for handlers), and how many. */
+	struct list_head triggers;
+	u32 ntriggers;
+	u32 next_trigger_id;
+	/* enable_event/disable_event triggers that switch this probe. */
+	u32 soft_refs;
+	bool soft_disabled;		/* they switched it off */
 };
 
 struct kpmod_probe *kpmod_probe_alloc(u32 nargs);
@@ -54,8 +63,14 @@ void kpmod_probe_free(struct kpmod_probe *p);
 int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack);
 /* kpmod_lock held. */
 struct kpmod_probe *kpmod_probe_find(const char *group, const char *event);
+/* -EBUSY, the reason in @extack, while enabled, with triggers or switched by one. */
+int kpmod_probe_busy(const struct kpmod_probe *p, struct netlink_ext_ack *extack);
 int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack);
 int kpmod_probe_enable(struct kpmod_probe *p, bool on);
+/* Arms or disarms the kprobe as enabling, triggers and targets need it. */
+int kpmod_probe_arm(struct kpmod_probe *p);
+/* Whether any probe's kprobe fires. */
+bool kpmod_probes_any_armed(void);
 int kpmod_probes_clear(struct netlink_ext_ack *extack);
 bool kpmod_probes_any_enabled(void);
 unsigned int kpmod_nr_probes(void);

@@ -104,7 +104,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	3
+#define KPMOD_UAPI_VERSION	4
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -129,6 +129,17 @@
 #define KPMOD_MAX_FILTER_PREDS	256	/* predicates in one filter */
 #define KPMOD_MAX_FILTER_STR	256	/* MAX_FILTER_STR_VAL: an operand is shorter */
 #define KPMOD_MAX_FILTER_STRS	4096	/* all operands, NULs included: within the text */
+#define KPMOD_MAX_TRIGGERS	16	/* triggers on one probe */
+#define KPMOD_MAX_TRIGGER_TEXT	4096	/* a trigger file write: under PAGE_SIZE */
+#define KPMOD_HIST_MAX_KEYS	3	/* TRACING_MAP_KEYS_MAX */
+#define KPMOD_HIST_MAX_VALS	2	/* TRACING_MAP_VALS_MAX, hitcount aside */
+#define KPMOD_HIST_STR_KEY	256	/* MAX_FILTER_STR_VAL: a string key's bytes */
+#define KPMOD_HIST_STACK_DEPTH	16	/* HIST_STACKTRACE_DEPTH */
+#define KPMOD_HIST_MAX_KEY_SIZE	(KPMOD_HIST_MAX_KEYS * KPMOD_HIST_STR_KEY)
+#define KPMOD_HIST_SIZE_MIN	128	/* 1 << TRACING_MAP_BITS_MIN entries */
+#define KPMOD_HIST_SIZE_MAX	131072	/* 1 << TRACING_MAP_BITS_MAX */
+#define KPMOD_HIST_SIZE_DEFAULT	2048
+#define KPMOD_TRIGGER_UNLIMITED	0xffffffffU	/* a trigger's count: no limit */
 
 enum kpmod_cmd {
 	KPMOD_CMD_UNSPEC,
@@ -141,6 +152,9 @@ enum kpmod_cmd {
 	KPMOD_CMD_CLEAR,
 	KPMOD_CMD_BUFFER_SET,
 	KPMOD_CMD_PROBE_FILTER,
+	KPMOD_CMD_TRIGGER,
+	KPMOD_CMD_HIST_GET,
+	KPMOD_CMD_TRACING,
 	__KPMOD_CMD_MAX,
 };
 
@@ -187,6 +201,26 @@ enum kpmod_attr {
 	KPMOD_A_FILTER_PROG,		/* binary: struct kpmod_filter_pred[] */
 	KPMOD_A_FILTER_STRS,		/* binary: string operands, each NUL-terminated */
 	KPMOD_A_PROBE_FILTERED,		/* u64: events its filter did not match */
+	KPMOD_A_TRIGGER_TYPE,		/* u32, enum kpmod_trigger_type */
+	KPMOD_A_TRIGGER_TEXT,		/* string: the trigger, "if" part aside */
+	KPMOD_A_TRIGGER_COUNT,		/* u32: times left, or KPMOD_TRIGGER_UNLIMITED */
+	KPMOD_A_TRIGGER_REMOVE,		/* flag: remove the trigger of this text */
+	KPMOD_A_TRIGGER_ID,		/* u32 */
+	KPMOD_A_TRIGGERS,		/* nest of KPMOD_A_TRIGGER (replies) */
+	KPMOD_A_TRIGGER,		/* nest of KPMOD_TRIG_A_*, inside TRIGGERS */
+	KPMOD_A_HIST_KEYS,		/* binary: struct kpmod_hist_field[] */
+	KPMOD_A_HIST_VALS,		/* binary: struct kpmod_hist_field[] */
+	KPMOD_A_HIST_SIZE,		/* u32: entries, a power of two */
+	KPMOD_A_HIST_ACTION,		/* u32, enum kpmod_hist_action */
+	KPMOD_A_HIST_ENTRY,		/* binary: struct kpmod_hist_entry + key, in ENTRIES */
+	KPMOD_A_HIST_HITS,		/* u64 */
+	KPMOD_A_HIST_DROPS,		/* u64 */
+	KPMOD_A_HIST_KEY_SIZE,		/* u32: key bytes of each entry */
+	KPMOD_A_TRACING_ON,		/* u32: 1 when events reach the rings */
+	KPMOD_A_TRIGGER_TARGET_GROUP,	/* string: enable_event's probe */
+	KPMOD_A_TRIGGER_TARGET_EVENT,	/* string */
+	KPMOD_A_PROBE_SOFT_DISABLED,	/* flag: enable_event's target, now off */
+	KPMOD_A_HIST_ENTRIES,		/* nest of KPMOD_A_HIST_ENTRY */
 	__KPMOD_A_MAX,
 };
 
@@ -214,6 +248,24 @@ enum kpmod_sel_attr {
 };
 
 #define KPMOD_SEL_A_MAX (__KPMOD_SEL_A_MAX - 1)
+
+/* One trigger in a PROBE_GET reply. */
+enum kpmod_trig_attr {
+	KPMOD_TRIG_A_UNSPEC,
+	KPMOD_TRIG_A_ID,	/* u32 */
+	KPMOD_TRIG_A_TYPE,	/* u32, enum kpmod_trigger_type */
+	KPMOD_TRIG_A_TEXT,	/* string, as added */
+	KPMOD_TRIG_A_COUNT,	/* u32: times left, or KPMOD_TRIGGER_UNLIMITED */
+	KPMOD_TRIG_A_FILTER,	/* string: its "if" expression */
+	KPMOD_TRIG_A_PAUSED,	/* flag: a hist that counts nothing now */
+	KPMOD_TRIG_A_HITS,	/* u64: hist updates made */
+	KPMOD_TRIG_A_DROPS,	/* u64: hist updates dropped, table full */
+	KPMOD_TRIG_A_ENTRIES,	/* u32: hist entries in use */
+	KPMOD_TRIG_A_KEY_SIZE,	/* u32: hist key bytes */
+	__KPMOD_TRIG_A_MAX,
+};
+
+#define KPMOD_TRIG_A_MAX (__KPMOD_TRIG_A_MAX - 1)
 
 enum kpmod_probe_kind {
 	KPMOD_PROBE_ENTRY = 1,		/* p: a kprobe */
@@ -368,6 +420,94 @@ struct kpmod_filter_pred {
 	__u32 str_off;		/* string ops: operand offset in FILTER_STRS */
 	__u32 __reserved;	/* 0 */
 	__u64 val;		/* numeric ops: the operand */
+};
+
+/*
+ * Triggers, in the grammar of tracefs' events/GRP/EVENT/trigger, parsed by
+ * userspace.  KPMOD_CMD_TRIGGER names one probe (KPMOD_A_PROBE_GROUP and
+ * KPMOD_A_PROBE_EVENT) and carries KPMOD_A_TRIGGER_TYPE and
+ * KPMOD_A_TRIGGER_TEXT, the trigger as `cat trigger` lists it without its
+ * count and "if" part: two triggers of one probe have different texts.
+ *   Adding: optional KPMOD_A_TRIGGER_COUNT (not for HIST), an "if" filter
+ *   (KPMOD_A_FILTER_TEXT, _PROG, _STRS as for PROBE_FILTER), and per type:
+ *     HIST  KPMOD_A_HIST_KEYS (1..3 fields), KPMOD_A_HIST_VALS (0..2),
+ *           KPMOD_A_HIST_SIZE (a power of two, KPMOD_HIST_SIZE_MIN..MAX),
+ *           optional KPMOD_A_HIST_ACTION PAUSE (created paused).  With
+ *           KPMOD_A_HIST_ACTION PAUSE, CONT or CLEAR and the text of an
+ *           existing hist, that hist is paused, continued or emptied
+ *           instead (ENOENT if there is none).
+ *     ENABLE_EVENT, DISABLE_EVENT  KPMOD_A_TRIGGER_TARGET_GROUP and _EVENT:
+ *           the probe they switch, armed from now on but recording nothing
+ *           until an ENABLE_EVENT fires ("soft disabled"), unless enabled
+ *           with PROBE_ENABLE.
+ *   A trigger arms its probe: it runs on every hit, enabled or not; only
+ *   an enabled probe records its events.  EEXIST if the probe has a
+ *   trigger of this text, ENOSPC past KPMOD_MAX_TRIGGERS.
+ *   Removing: KPMOD_A_TRIGGER_REMOVE; ENOENT if no trigger has this text.
+ *   A probe with triggers, or the target of one, cannot be deleted (EBUSY).
+ *
+ * A trigger with a count runs that many times, then no more (traceon and
+ * traceoff only count when they change the state, enable_event and
+ * disable_event when they change their target's).  Its filter, if any,
+ * is run on the event first: the trigger runs only on a match.
+ *
+ * KPMOD_CMD_HIST_GET (dump) names the probe and KPMOD_A_TRIGGER_ID; each
+ * reply has KPMOD_A_HIST_HITS, _DROPS, _KEY_SIZE and a KPMOD_A_HIST_ENTRIES
+ * nest of KPMOD_A_HIST_ENTRY, one per entry of the table, in no order.
+ * KPMOD_CMD_TRACING with KPMOD_A_TRACING_ON sets whether events reach the
+ * rings at all (traceon/traceoff); STATUS reports it.
+ */
+enum kpmod_trigger_type {
+	KPMOD_TRIGGER_TRACEON = 1,
+	KPMOD_TRIGGER_TRACEOFF,
+	KPMOD_TRIGGER_HIST,
+	KPMOD_TRIGGER_ENABLE_EVENT,
+	KPMOD_TRIGGER_DISABLE_EVENT,
+	__KPMOD_TRIGGER_MAX,
+};
+
+enum kpmod_hist_action {
+	KPMOD_HIST_NONE = 0,
+	KPMOD_HIST_PAUSE,
+	KPMOD_HIST_CONT,
+	KPMOD_HIST_CLEAR,
+};
+
+/* A stack as a key: KPMOD_HIST_STACK_DEPTH addresses, 0 after the last. */
+#define KPMOD_FIELD_STACKTRACE	0x8010
+
+/*
+ * A hist key or value: a field (an argument, KPMOD_FIELD_CPU, _PID,
+ * _PROBE_*, for keys also KPMOD_FIELD_COMM and KPMOD_FIELD_STACKTRACE) and
+ * what is done to it.  A number is widened to 64 bits as its type says
+ * (signed ones sign-extended); a string key keeps its first
+ * KPMOD_HIST_STR_KEY - 1 bytes.  A faulted argument counts as 0, or as the
+ * string "(fault)".
+ */
+#define KPMOD_HIST_F_LOG2	0x0001	/* key: ilog2(roundup_pow_of_two(v)) */
+#define KPMOD_HIST_F_BUCKETS	0x0002	/* key: v / buckets * buckets */
+#define KPMOD_HIST_F_EXECNAME	0x0004	/* key (PID): keep the task's name */
+#define KPMOD_HIST_F_MAX	0x0100	/* value: the largest, not the sum */
+#define KPMOD_HIST_F_MIN	0x0200	/* value: the smallest, not the sum */
+
+struct kpmod_hist_field {
+	__u16 field;
+	__u16 flags;		/* KPMOD_HIST_F_* */
+	__u32 __reserved;	/* 0 */
+	__u64 buckets;		/* KPMOD_HIST_F_BUCKETS: the width, not 0 */
+};
+
+/*
+ * One entry of a hist table: hitcount, then each value (for a .min value,
+ * U64_MAX until the first update), the task name kept for an EXECNAME
+ * key, then the key: each key field in order, 8 bytes for a number (u64),
+ * KPMOD_HIST_STR_KEY bytes for a string (NUL-padded), KPMOD_HIST_STACK_DEPTH
+ * x 8 for a stack.
+ */
+struct kpmod_hist_entry {
+	__u64 vals[1 + KPMOD_HIST_MAX_VALS];
+	char comm[16];
+	__u8 key[];
 };
 
 /*

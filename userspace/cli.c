@@ -65,6 +65,29 @@ const struct kp_cmd kp_cmds[] = {
 	  "that do not match take no ring space and are counted. An expression\n"
 	  "that does not parse is shown as the kernel shows it, exits 7, and\n"
 	  "leaves the filter in force as it was.\n" },
+	{ "trigger", kp_cmd_trigger, "list, add or remove a probe's triggers (hist, traceon...)",
+	  "usage: kpmod trigger EVENT|GROUP/EVENT ['[!]TRIGGER [if FILTER]']\n"
+	  "Without TRIGGER, lists the probe's triggers as tracefs' trigger file\n"
+	  "does. TRIGGER is written as for events/GROUP/EVENT/trigger:\n"
+	  "  traceon[:N] traceoff[:N]     turn recording into the rings on/off\n"
+	  "  enable_event:GROUP:EVENT[:N] disable_event:GROUP:EVENT[:N]\n"
+	  "                               switch another probe's recording\n"
+	  "  hist:keys=K[,K,K][:vals=V[,V]][:sort=S[,S]][:size=N][:pause|:cont|:clear]\n"
+	  "                               count per key in the module (kpmod hist)\n"
+	  "Keys take .hex .sym .sym-offset .execname .log2 .buckets=N; values\n"
+	  "take .hex .percent .graph and kpmod's .max and .min. A '!' in front\n"
+	  "removes the trigger. A trigger arms its probe: it runs on every hit,\n"
+	  "and only an enabled probe records its events. A trigger that does\n"
+	  "not parse is shown as the kernel's error_log shows it and exits 8.\n" },
+	{ "hist", kp_cmd_hist, "print a probe's hist tables",
+	  "usage: kpmod hist EVENT|GROUP/EVENT\n"
+	  "Prints every hist trigger's table of the probe as tracefs'\n"
+	  "events/GROUP/EVENT/hist does: the trigger, one line per key, the\n"
+	  "totals (Hits, Entries, Dropped: updates lost to a full table).\n" },
+	{ "tracing", kp_cmd_tracing, "show or set whether events reach the rings",
+	  "usage: kpmod tracing [on|off]\n"
+	  "As tracefs' tracing_on: off stops every probe's events from reaching\n"
+	  "the rings (triggers still run); traceon/traceoff triggers set it.\n" },
 	{ "buffer", kp_cmd_buffer, "show or set the per-CPU ring size and mode",
 	  "usage: kpmod buffer [--size SIZE] [--mode discard|overwrite]\n"
 	  "Without options, shows the settings. SIZE is per CPU, a power of two\n"

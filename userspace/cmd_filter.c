@@ -16,34 +16,6 @@
 #include "filter_probe.h"
 #include "session.h"
 
-/* The probe @spec names ("EVENT" in one group only, or "GROUP/EVENT"). */
-static const struct kp_probe_info *kp_find_probe(const struct kp_probe_list *l,
-						 const char *spec, const char **why)
-{
-	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
-	const struct kp_probe_info *found = NULL;
-	unsigned int i;
-
-	if (kp_split_event_name(spec, group, sizeof(group), event, sizeof(event))) {
-		*why = "bad event name";
-		return NULL;
-	}
-	for (i = 0; i < l->n; i++) {
-		const struct kp_probe_info *p = &l->probes[i];
-
-		if (strcmp(p->event, event) || (group[0] && strcmp(p->group, group)))
-			continue;
-		if (found) {
-			*why = "event exists in several groups: name it GROUP/EVENT";
-			return NULL;
-		}
-		found = p;
-	}
-	if (!found)
-		*why = "no such event";
-	return found;
-}
-
 /* Sets (@expr compiled for @p) or, with @expr NULL, clears the filter. */
 static int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 			   const char *expr)
@@ -138,7 +110,7 @@ int kp_cmd_filter(int argc, char **argv)
 		ret = kp_fail("filter", &e);
 		goto close;
 	}
-	p = kp_find_probe(&l, argv[1], &why);
+	p = kp_probe_list_find_name(&l, argv[1], &why);
 	if (!p) {
 		fprintf(stderr, "kpmod: filter: '%s': %s\n", argv[1], why);
 		ret = KP_EXIT_REFUSED;

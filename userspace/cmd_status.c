@@ -59,6 +59,7 @@ int kp_cmd_status(int argc, char **argv)
 	       (unsigned long long)st.buf_limit >> 20);
 	printf("hooks:   %u function entries kept armed, %llu stale breakpoints caught\n",
 	       st.sites, (unsigned long long)st.site_traps);
+	printf("tracing: %s\n", st.tracing_on ? "on" : "off (kpmod tracing on)");
 	if (!ret)
 		kp_nl_close(&nl);
 	return ret;

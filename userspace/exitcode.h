@@ -14,6 +14,7 @@ enum kp_exit {
 	KP_EXIT_REFUSED = 5,	/* the module refused the request */
 	KP_EXIT_MISMATCH = 6,	/* module and CLI speak different uapi versions */
 	KP_EXIT_BADFILTER = 7,	/* a filter that does not parse, or names a field it cannot use */
+	KP_EXIT_BADTRIGGER = 8,	/* a trigger that does not parse, or asks what kpmod cannot do */
 };
 
 /* What went wrong talking to the module, enough to say it in one line. */

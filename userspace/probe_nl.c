@@ -5,6 +5,7 @@
 #include <netlink/genl/genl.h>
 
 #include "probe_nl.h"
+#include "trigger.h"
 
 static void kp_str(char *dst, size_t sz, struct nlattr *a)
 {
@@ -45,6 +46,55 @@ static int kp_parse_args(struct kp_probe_info *p, struct nlattr *args)
 	return 0;
 }
 
+static void kp_triggers_free(struct kp_probe_info *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->ntriggers; i++) {
+		free(p->triggers[i].text);
+		free(p->triggers[i].filter);
+	}
+	free(p->triggers);
+	p->triggers = NULL;
+	p->ntriggers = 0;
+}
+
+static int kp_parse_triggers(struct kp_probe_info *p, struct nlattr *all)
+{
+	struct nlattr *nest, *tb[KPMOD_TRIG_A_MAX + 1];
+	int rem;
+
+	if (!all)
+		return 0;
+	nla_for_each_nested(nest, all, rem) {
+		struct kp_trigger_info *t, *grown;
+
+		if (nla_parse_nested(tb, KPMOD_TRIG_A_MAX, nest, NULL) < 0)
+			return -EPROTO;
+		grown = realloc(p->triggers, (p->ntriggers + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		p->triggers = grown;
+		t = &grown[p->ntriggers];
+		memset(t, 0, sizeof(*t));
+		t->id = kp_u32(tb[KPMOD_TRIG_A_ID]);
+		t->type = kp_u32(tb[KPMOD_TRIG_A_TYPE]);
+		t->count = kp_u32(tb[KPMOD_TRIG_A_COUNT]);
+		t->entries = kp_u32(tb[KPMOD_TRIG_A_ENTRIES]);
+		t->key_size = kp_u32(tb[KPMOD_TRIG_A_KEY_SIZE]);
+		t->paused = tb[KPMOD_TRIG_A_PAUSED] != NULL;
+		t->hits = kp_u64(tb[KPMOD_TRIG_A_HITS]);
+		t->drops = kp_u64(tb[KPMOD_TRIG_A_DROPS]);
+		t->text = strdup(tb[KPMOD_TRIG_A_TEXT] ? nla_get_string(tb[KPMOD_TRIG_A_TEXT]) : "");
+		t->filter = strdup(tb[KPMOD_TRIG_A_FILTER] ?
+				   nla_get_string(tb[KPMOD_TRIG_A_FILTER]) : "");
+		p->ntriggers++;
+		if (!t->text || !t->filter)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int kp_probe_reply(struct nlattr **a, void *arg)
 {
 	struct kp_probe_list *l = arg;
@@ -74,10 +124,11 @@ static int kp_probe_reply(struct nlattr **a, void *arg)
 	kp_str(p->filter, sizeof(p->filter), a[KPMOD_A_FILTER_TEXT]);
 	p->enabled = a[KPMOD_A_PROBE_ENABLED] != NULL;
 	p->gone = a[KPMOD_A_PROBE_GONE] != NULL;
+	p->soft_disabled = a[KPMOD_A_PROBE_SOFT_DISABLED] != NULL;
+	l->n++;
 	if (kp_parse_args(p, a[KPMOD_A_PROBE_ARGS]))
 		return -EPROTO;
-	l->n++;
-	return 0;
+	return kp_parse_triggers(p, a[KPMOD_A_TRIGGERS]);
 }
 
 static void kp_probe_list_reset(void *arg)
@@ -99,6 +150,10 @@ int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err
 
 void kp_probe_list_free(struct kp_probe_list *l)
 {
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		kp_triggers_free(&l->probes[i]);
 	free(l->probes);
 	l->probes = NULL;
 	l->n = 0;
@@ -112,6 +167,33 @@ const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l,
 		if (l->probes[i].id == id)
 			return &l->probes[i];
 	return NULL;
+}
+
+const struct kp_probe_info *kp_probe_list_find_name(const struct kp_probe_list *l,
+						    const char *spec, const char **why)
+{
+	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
+	const struct kp_probe_info *found = NULL;
+	unsigned int i;
+
+	if (kp_split_event_name(spec, group, sizeof(group), event, sizeof(event))) {
+		*why = "bad event name";
+		return NULL;
+	}
+	for (i = 0; i < l->n; i++) {
+		const struct kp_probe_info *p = &l->probes[i];
+
+		if (strcmp(p->event, event) || (group[0] && strcmp(p->group, group)))
+			continue;
+		if (found) {
+			*why = "event exists in several groups: name it GROUP/EVENT";
+			return NULL;
+		}
+		found = p;
+	}
+	if (!found)
+		*why = "no such event";
+	return found;
 }
 
 struct kp_select_req {
@@ -191,6 +273,126 @@ static int kp_fill_filter(struct nl_msg *msg, void *arg)
 int kp_probe_filter_set(struct kp_nl *nl, const struct kp_filter_req *r, struct kp_err *e)
 {
 	return kp_nl_call(nl, KPMOD_CMD_PROBE_FILTER, 0, kp_fill_filter, NULL, (void *)r, e);
+}
+
+static int kp_fill_trigger(struct nl_msg *msg, void *arg)
+{
+	const struct kp_trigger_req *r = arg;
+	const struct kp_trigger *t = r->t;
+	const struct kp_hist_spec *h = &t->hist;
+	struct kpmod_hist_field f[KPMOD_HIST_MAX_KEYS];
+	unsigned int i;
+
+	if (nla_put_string(msg, KPMOD_A_PROBE_GROUP, r->group) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_EVENT, r->event) ||
+	    nla_put_u32(msg, KPMOD_A_TRIGGER_TYPE, t->type) ||
+	    nla_put_string(msg, KPMOD_A_TRIGGER_TEXT, t->text))
+		return -NLE_NOMEM;
+	if (t->remove) {
+		if (nla_put_flag(msg, KPMOD_A_TRIGGER_REMOVE) ||
+		    (t->filter[0] && nla_put_string(msg, KPMOD_A_FILTER_TEXT, t->filter)))
+			return -NLE_NOMEM;
+		return 0;
+	}
+	if (r->filter && kp_fill_filter(msg, (void *)r->filter) < 0)
+		return -NLE_NOMEM;
+	if (t->type == KPMOD_TRIGGER_HIST) {
+		for (i = 0; i < h->nkeys; i++)
+			f[i] = h->keys[i].mod;
+		if (nla_put(msg, KPMOD_A_HIST_KEYS, h->nkeys * sizeof(f[0]), f))
+			return -NLE_NOMEM;
+		for (i = 0; i < h->nvals; i++)
+			f[i] = h->vals[i].mod;
+		if ((h->nvals && nla_put(msg, KPMOD_A_HIST_VALS, h->nvals * sizeof(f[0]), f)) ||
+		    nla_put_u32(msg, KPMOD_A_HIST_SIZE, h->size) ||
+		    (h->action && nla_put_u32(msg, KPMOD_A_HIST_ACTION, h->action)))
+			return -NLE_NOMEM;
+		return 0;
+	}
+	if (t->count != KPMOD_TRIGGER_UNLIMITED && nla_put_u32(msg, KPMOD_A_TRIGGER_COUNT, t->count))
+		return -NLE_NOMEM;
+	if (t->target_event[0] &&
+	    (nla_put_string(msg, KPMOD_A_TRIGGER_TARGET_GROUP, t->target_group) ||
+	     nla_put_string(msg, KPMOD_A_TRIGGER_TARGET_EVENT, t->target_event)))
+		return -NLE_NOMEM;
+	return 0;
+}
+
+int kp_trigger_set(struct kp_nl *nl, const struct kp_trigger_req *r, struct kp_err *e)
+{
+	return kp_nl_call(nl, KPMOD_CMD_TRIGGER, 0, kp_fill_trigger, NULL, (void *)r, e);
+}
+
+struct kp_hist_req {
+	const char *group, *event;
+	uint32_t id;
+	struct kp_hist_data *d;
+};
+
+static int kp_fill_hist(struct nl_msg *msg, void *arg)
+{
+	const struct kp_hist_req *r = arg;
+
+	if (nla_put_string(msg, KPMOD_A_PROBE_GROUP, r->group) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_EVENT, r->event) ||
+	    nla_put_u32(msg, KPMOD_A_TRIGGER_ID, r->id))
+		return -NLE_NOMEM;
+	return 0;
+}
+
+static int kp_hist_reply(struct nlattr **a, void *arg)
+{
+	struct kp_hist_data *d = ((struct kp_hist_req *)arg)->d;
+	struct nlattr *nla;
+	int rem;
+
+	d->hits = kp_u64(a[KPMOD_A_HIST_HITS]);
+	d->drops = kp_u64(a[KPMOD_A_HIST_DROPS]);
+	d->key_size = kp_u32(a[KPMOD_A_HIST_KEY_SIZE]);
+	d->entry_size = sizeof(struct kpmod_hist_entry) + d->key_size;
+	if (!a[KPMOD_A_HIST_ENTRIES])
+		return 0;
+	nla_for_each_nested(nla, a[KPMOD_A_HIST_ENTRIES], rem) {
+		unsigned char *grown;
+
+		if ((size_t)nla_len(nla) != d->entry_size)
+			return -EPROTO;
+		grown = realloc(d->entries, (d->n + 1) * d->entry_size);
+		if (!grown)
+			return -ENOMEM;
+		d->entries = grown;
+		memcpy(d->entries + d->n++ * d->entry_size, nla_data(nla), d->entry_size);
+	}
+	return 0;
+}
+
+int kp_hist_get(struct kp_nl *nl, const char *group, const char *event, uint32_t id,
+		struct kp_hist_data *out, struct kp_err *e)
+{
+	struct kp_hist_req r = { group, event, id, out };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = kp_nl_call(nl, KPMOD_CMD_HIST_GET, 1, kp_fill_hist, kp_hist_reply, &r, e);
+	if (ret)
+		kp_hist_data_free(out);
+	return ret;
+}
+
+void kp_hist_data_free(struct kp_hist_data *d)
+{
+	free(d->entries);
+	memset(d, 0, sizeof(*d));
+}
+
+static int kp_fill_tracing(struct nl_msg *msg, void *arg)
+{
+	return nla_put_u32(msg, KPMOD_A_TRACING_ON, *(bool *)arg) ? -NLE_NOMEM : 0;
+}
+
+int kp_tracing_set(struct kp_nl *nl, bool on, struct kp_err *e)
+{
+	return kp_nl_call(nl, KPMOD_CMD_TRACING, 0, kp_fill_tracing, NULL, &on, e);
 }
 
 struct kp_buffer_req {

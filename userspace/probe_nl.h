@@ -14,6 +14,15 @@ struct kp_arg_info {
 	uint32_t type, count, offset, size;
 };
 
+/* One trigger as PROBE_GET reports it. */
+struct kp_trigger_info {
+	uint32_t id, type, count, entries, key_size;
+	bool paused;
+	uint64_t hits, drops;		/* a hist's */
+	char *text;			/* malloc'd */
+	char *filter;			/* malloc'd, "" when none */
+};
+
 /* One probe as PROBE_GET reports it. */
 struct kp_probe_info {
 	uint32_t id, kind, maxactive, args_size, nargs;
@@ -21,8 +30,10 @@ struct kp_probe_info {
 	char symbol[KPMOD_MAX_SYMBOL_LEN], module[KPMOD_MAX_MODULE_LEN];
 	char definition[KPMOD_MAX_DEF_LEN];
 	uint64_t offset, address, hits, misses, dropped, filtered;
-	bool enabled, gone;
+	bool enabled, gone, soft_disabled;
 	char filter[KPMOD_MAX_FILTER_TEXT];	/* "" when none */
+	unsigned int ntriggers;
+	struct kp_trigger_info *triggers;	/* malloc'd, in the module's order */
 	struct kp_arg_info args[KPMOD_MAX_ARGS];
 };
 
@@ -35,6 +46,9 @@ struct kp_probe_list {
 int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err *e);
 void kp_probe_list_free(struct kp_probe_list *l);
 const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l, uint32_t id);
+/* The probe @spec names ("EVENT" in one group only, or "GROUP/EVENT"), or NULL and *@why. */
+const struct kp_probe_info *kp_probe_list_find_name(const struct kp_probe_list *l,
+						    const char *spec, const char **why);
 
 /* Names probes: a NULL group or event matches any. */
 struct kp_select {
@@ -61,6 +75,30 @@ struct kp_filter_req {
 };
 
 int kp_probe_filter_set(struct kp_nl *nl, const struct kp_filter_req *r, struct kp_err *e);
+/* One KPMOD_CMD_TRIGGER: add or remove a trigger of GROUP/EVENT. */
+struct kp_trigger_req {
+	const char *group, *event;
+	const struct kp_trigger *t;		/* parsed (trigger.h) */
+	const struct kp_filter_req *filter;	/* its "if", or NULL */
+};
+
+struct kp_trigger;
+int kp_trigger_set(struct kp_nl *nl, const struct kp_trigger_req *r, struct kp_err *e);
+
+/* A hist table as HIST_GET sends it: entries of entry_size bytes each. */
+struct kp_hist_data {
+	uint64_t hits, drops;
+	uint32_t key_size;
+	size_t n, entry_size;
+	unsigned char *entries;		/* malloc'd */
+};
+
+int kp_hist_get(struct kp_nl *nl, const char *group, const char *event, uint32_t id,
+		struct kp_hist_data *out, struct kp_err *e);
+void kp_hist_data_free(struct kp_hist_data *d);
+
+int kp_tracing_set(struct kp_nl *nl, bool on, struct kp_err *e);
+
 /* size 0 or mode < 0: leave that one as it is. */
 int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e);
 

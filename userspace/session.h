@@ -3,6 +3,8 @@
 #ifndef KPMOD_SESSION_H
 #define KPMOD_SESSION_H
 
+#include <stdbool.h>
+
 #include "nl.h"
 
 struct kp_status {
@@ -13,6 +15,7 @@ struct kp_status {
 	uint32_t cpus;		/* ring indexes 0..cpus-1 (the kernel's nr_cpu_ids) */
 	uint32_t possible, online, probes, max_probes, buf_mode, sites;
 	uint64_t buf_size, buf_limit, site_traps;
+	bool tracing_on;	/* events reach the rings (traceon/traceoff) */
 };
 
 int kp_status_get(struct kp_nl *nl, struct kp_status *st, struct kp_err *e);

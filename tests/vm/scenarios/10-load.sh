@@ -9,11 +9,11 @@ mode=$(stat -c %a /dev/kpmod)
 
 expect_rc 0 kpmod version
 modver=$(cat /sys/module/kpmod/version)
-expect_grep "^module $modver (uapi 3, $KPMOD_ARCH)"
-expect_grep "^kpmod $modver (uapi 3)"
+expect_grep "^module $modver (uapi 4, $KPMOD_ARCH)"
+expect_grep "^kpmod $modver (uapi 4)"
 
 expect_rc 0 kpmod status
-expect_grep "^module:  $modver (uapi 3)"
+expect_grep "^module:  $modver (uapi 4)"
 expect_grep "^arch:    $KPMOD_ARCH\$"
 expect_grep "^kernel:  $(uname -r)\$"
 ncpu=$(grep -c ^processor /proc/cpuinfo)

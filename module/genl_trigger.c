@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trigger commands: adding and removing a probe's triggers, reading
+ * a hist table, and turning the rings on and off.  Every change is made
+ * under kpmod_lock, whole or not at all.
+ */
+#include <linux/err.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "genl.h"
+#include "hist.h"
+#include "kpmod.h"
+#include "probe.h"
+#include "trigger.h"
+
+/* Attributes that belong to one type of trigger only. */
+static bool kpmod_trigger_stray(struct nlattr **a, u32 type)
+{
+	bool hist = type == KPMOD_TRIGGER_HIST;
+	bool switches = type == KPMOD_TRIGGER_ENABLE_EVENT || type == KPMOD_TRIGGER_DISABLE_EVENT;
+
+	if (!hist && (a[KPMOD_A_HIST_KEYS] || a[KPMOD_A_HIST_VALS] || a[KPMOD_A_HIST_SIZE] ||
+		      a[KPMOD_A_HIST_ACTION]))
+		return true;
+	if (hist && a[KPMOD_A_TRIGGER_COUNT])
+		return true;
+	return !switches && (a[KPMOD_A_TRIGGER_TARGET_GROUP] || a[KPMOD_A_TRIGGER_TARGET_EVENT]);
+}
+
+/* A new trigger from the request; an ERR_PTR, the reason in extack, if bad. */
+static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32 type,
+						      struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct kpmod_trigger *t;
+	u32 count = KPMOD_TRIGGER_UNLIMITED;
+	int ret = -ENOMEM;
+
+	if (a[KPMOD_A_TRIGGER_COUNT]) {
+		count = nla_get_u32(a[KPMOD_A_TRIGGER_COUNT]);
+		if (count > INT_MAX && count != KPMOD_TRIGGER_UNLIMITED) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[KPMOD_A_TRIGGER_COUNT],
+					    "count too large");
+			return ERR_PTR(-ERANGE);
+		}
+	}
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	t->type = type;
+	atomic_set(&t->count, count == KPMOD_TRIGGER_UNLIMITED ? -1 : count);
+	t->text = nla_strdup(a[KPMOD_A_TRIGGER_TEXT], GFP_KERNEL);
+	if (!t->text)
+		goto fail;
+	if (a[KPMOD_A_FILTER_PROG] || a[KPMOD_A_FILTER_TEXT]) {
+		t->filter = kpmod_genl_parse_filter(p, info);
+		if (IS_ERR(t->filter)) {
+			ret = PTR_ERR(t->filter);
+			t->filter = NULL;
+			goto fail;
+		}
+	}
+	if (type == KPMOD_TRIGGER_HIST) {
+		t->hist = kpmod_hist_create(p, a[KPMOD_A_HIST_KEYS], a[KPMOD_A_HIST_VALS],
+					    a[KPMOD_A_HIST_SIZE], info->extack);
+		if (IS_ERR(t->hist)) {
+			ret = PTR_ERR(t->hist);
+			t->hist = NULL;
+			goto fail;
+		}
+		if (a[KPMOD_A_HIST_ACTION] &&
+		    nla_get_u32(a[KPMOD_A_HIST_ACTION]) == KPMOD_HIST_PAUSE)
+			t->hist->paused = true;
+	} else if (type == KPMOD_TRIGGER_ENABLE_EVENT || type == KPMOD_TRIGGER_DISABLE_EVENT) {
+		if (!a[KPMOD_A_TRIGGER_TARGET_GROUP] || !a[KPMOD_A_TRIGGER_TARGET_EVENT]) {
+			GENL_SET_ERR_MSG(info, "enable_event and disable_event need their target");
+			ret = -EINVAL;
+			goto fail;
+		}
+		t->target = kpmod_probe_find(nla_data(a[KPMOD_A_TRIGGER_TARGET_GROUP]),
+					     nla_data(a[KPMOD_A_TRIGGER_TARGET_EVENT]));
+		if (!t->target) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[KPMOD_A_TRIGGER_TARGET_EVENT],
+					    "no such event to switch");
+			ret = -ENOENT;
+			goto fail;
+		}
+	}
+	return t;
+fail:
+	kpmod_trigger_free(t);
+	return ERR_PTR(ret);
+}
+
+/* PAUSE, CONT or CLEAR of an existing hist. */
+static int kpmod_genl_hist_action(struct kpmod_trigger *t, u32 action)
+{
+	switch (action) {
+	case KPMOD_HIST_PAUSE:
+		WRITE_ONCE(t->hist->paused, true);
+		return 0;
+	case KPMOD_HIST_CONT:
+		WRITE_ONCE(t->hist->paused, false);
+		return 0;
+	default:
+		return kpmod_hist_clear(t->hist);
+	}
+}
+
+int kpmod_genl_trigger(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct kpmod_trigger *t;
+	struct kpmod_probe *p;
+	u32 type, action;
+	bool remove;
+	int ret;
+
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	if (!a[KPMOD_A_PROBE_GROUP] || !a[KPMOD_A_PROBE_EVENT] || !a[KPMOD_A_TRIGGER_TYPE] ||
+	    !a[KPMOD_A_TRIGGER_TEXT] || !nla_len(a[KPMOD_A_TRIGGER_TEXT]) ||
+	    !*(char *)nla_data(a[KPMOD_A_TRIGGER_TEXT])) {
+		GENL_SET_ERR_MSG(info, "a trigger names its probe, its type and its text");
+		return -EINVAL;
+	}
+	type = nla_get_u32(a[KPMOD_A_TRIGGER_TYPE]);
+	remove = nla_get_flag(a[KPMOD_A_TRIGGER_REMOVE]);
+	action = a[KPMOD_A_HIST_ACTION] ? nla_get_u32(a[KPMOD_A_HIST_ACTION]) : KPMOD_HIST_NONE;
+	if (kpmod_trigger_stray(a, type) || (remove && action)) {
+		GENL_SET_ERR_MSG(info, "an attribute this trigger does not take");
+		return -EINVAL;
+	}
+	if (!remove) {
+		/* A trigger arms its probe: as enabling it. */
+		ret = kpmod_genl_lockdown(info);
+		if (ret)
+			return ret;
+	}
+
+	mutex_lock(&kpmod_lock);
+	p = kpmod_probe_find(nla_data(a[KPMOD_A_PROBE_GROUP]), nla_data(a[KPMOD_A_PROBE_EVENT]));
+	if (!p) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[KPMOD_A_PROBE_EVENT], "no such event");
+		ret = -ENOENT;
+		goto out;
+	}
+	t = kpmod_trigger_find(p, type, nla_data(a[KPMOD_A_TRIGGER_TEXT]),
+			       a[KPMOD_A_FILTER_TEXT] ? nla_data(a[KPMOD_A_FILTER_TEXT]) : NULL);
+	if (remove) {
+		if (t)
+			kpmod_trigger_detach(p, t);
+		else
+			GENL_SET_ERR_MSG(info, "no such trigger");
+		ret = t ? 0 : -ENOENT;
+		goto out;
+	}
+	if (t && type == KPMOD_TRIGGER_HIST && action) {
+		ret = kpmod_genl_hist_action(t, action);
+		goto out;
+	}
+	if (t) {
+		if (type == KPMOD_TRIGGER_HIST)
+			GENL_SET_ERR_MSG(info, "Hist trigger already exists");
+		else
+			GENL_SET_ERR_MSG(info, "the event has this trigger already");
+		ret = -EEXIST;
+		goto out;
+	}
+	if (action == KPMOD_HIST_CONT || action == KPMOD_HIST_CLEAR) {
+		GENL_SET_ERR_MSG(info, "Can't clear or continue a nonexistent hist trigger");
+		ret = -ENOENT;
+		goto out;
+	}
+	if (kpmod_probe_gone(p)) {
+		GENL_SET_ERR_MSG(info, "the probed module is gone: delete the probe");
+		ret = -ENOENT;
+		goto out;
+	}
+	if (p->ntriggers >= KPMOD_MAX_TRIGGERS) {
+		GENL_SET_ERR_MSG(info, "too many triggers on this event (16)");
+		ret = -ENOSPC;
+		goto out;
+	}
+	t = kpmod_genl_build_trigger(p, type, info);
+	if (IS_ERR(t)) {
+		ret = PTR_ERR(t);
+		goto out;
+	}
+	t->id = ++p->next_trigger_id;
+	ret = kpmod_trigger_attach(p, t);
+	if (ret) {
+		GENL_SET_ERR_MSG(info, "the kernel refused to arm the probe; nothing changed");
+		kpmod_trigger_free(t);
+	}
+out:
+	mutex_unlock(&kpmod_lock);
+	return ret;
+}
+
+static int kpmod_genl_put_trigger(struct sk_buff *skb, struct kpmod_trigger *t)
+{
+	struct nlattr *nest = nla_nest_start(skb, KPMOD_A_TRIGGER);
+	int count = atomic_read(&t->count);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KPMOD_TRIG_A_ID, t->id) ||
+	    nla_put_u32(skb, KPMOD_TRIG_A_TYPE, t->type) ||
+	    nla_put_string(skb, KPMOD_TRIG_A_TEXT, t->text) ||
+	    nla_put_u32(skb, KPMOD_TRIG_A_COUNT, count < 0 ? KPMOD_TRIGGER_UNLIMITED : count) ||
+	    (t->filter && nla_put_string(skb, KPMOD_TRIG_A_FILTER, t->filter->text)))
+		goto full;
+	if (t->hist) {
+		struct kpmod_hist_table *table = kpmod_hist_table(t->hist);
+
+		if ((t->hist->paused && nla_put_flag(skb, KPMOD_TRIG_A_PAUSED)) ||
+		    nla_put_u64_64bit(skb, KPMOD_TRIG_A_HITS, atomic64_read(&table->hits),
+				      KPMOD_TRIG_A_UNSPEC) ||
+		    nla_put_u64_64bit(skb, KPMOD_TRIG_A_DROPS, atomic64_read(&table->drops),
+				      KPMOD_TRIG_A_UNSPEC) ||
+		    nla_put_u32(skb, KPMOD_TRIG_A_ENTRIES, kpmod_hist_entries(table)) ||
+		    nla_put_u32(skb, KPMOD_TRIG_A_KEY_SIZE, t->hist->key_size))
+			goto full;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+full:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+int kpmod_genl_put_triggers(struct sk_buff *skb, struct kpmod_probe *p)
+{
+	struct kpmod_trigger *t;
+	struct nlattr *nest;
+
+	if (!p->ntriggers)
+		return 0;
+	nest = nla_nest_start(skb, KPMOD_A_TRIGGERS);
+	if (!nest)
+		return -EMSGSIZE;
+	list_for_each_entry(t, &p->triggers, node)
+		if (kpmod_genl_put_trigger(skb, t))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * One hist table, as many messages as it takes.  cb->args[0]: the next
+ * slot to look at; cb->args[1]: 1 once the last slot was sent.  A table
+ * cleared or removed meanwhile ends the dump where it is.
+ */
+int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **a = kpmod_dump_attrs(cb);
+	struct kpmod_hist_table *table;
+	struct kpmod_trigger *t = NULL;
+	struct kpmod_probe *p;
+	struct nlattr *nest;
+	void *hdr;
+	int ret;
+
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (cb->args[1])
+		return 0;
+	if (!a[KPMOD_A_PROBE_GROUP] || !a[KPMOD_A_PROBE_EVENT] || !a[KPMOD_A_TRIGGER_ID]) {
+		NL_SET_ERR_MSG(cb->extack, "name the probe and the trigger's id");
+		return -EINVAL;
+	}
+	mutex_lock(&kpmod_lock);
+	p = kpmod_probe_find(nla_data(a[KPMOD_A_PROBE_GROUP]), nla_data(a[KPMOD_A_PROBE_EVENT]));
+	if (p)
+		t = kpmod_trigger_by_id(p, nla_get_u32(a[KPMOD_A_TRIGGER_ID]));
+	if (!t || !t->hist) {
+		mutex_unlock(&kpmod_lock);
+		NL_SET_ERR_MSG(cb->extack, "no such hist trigger");
+		return -ENOENT;
+	}
+	table = kpmod_hist_table(t->hist);
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &kpmod_genl_family, NLM_F_MULTI, KPMOD_CMD_HIST_GET);
+	if (!hdr) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	if (nla_put_u32(skb, KPMOD_A_TRIGGER_ID, t->id) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_HIST_HITS, atomic64_read(&table->hits),
+			      KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(skb, KPMOD_A_HIST_DROPS, atomic64_read(&table->drops),
+			      KPMOD_A_UNSPEC) ||
+	    nla_put_u32(skb, KPMOD_A_HIST_KEY_SIZE, t->hist->key_size)) {
+		genlmsg_cancel(skb, hdr);
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	nest = nla_nest_start(skb, KPMOD_A_HIST_ENTRIES);
+	if (!nest) {
+		genlmsg_cancel(skb, hdr);
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	/* Whole entries only: the nest ends after the last that fit. */
+	if (!kpmod_hist_put_entries(skb, t->hist, table, &cb->args[0]))
+		cb->args[1] = 1;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	ret = 0;
+out:
+	mutex_unlock(&kpmod_lock);
+	if (ret && !skb->len)
+		return ret;
+	return skb->len;
+}
+
+int kpmod_genl_tracing(struct sk_buff *skb, struct genl_info *info)
+{
+	if (!kpmod_genl_allowed(skb, info))
+		return -EPERM;
+	if (!info->attrs[KPMOD_A_TRACING_ON]) {
+		GENL_SET_ERR_MSG(info, "say whether tracing is on");
+		return -EINVAL;
+	}
+	kpmod_tracing_set(nla_get_u32(info->attrs[KPMOD_A_TRACING_ON]));
+	return 0;
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist tables, as the kernel's tracing_map: one table per hist trigger,
+ * shared by all CPUs, allocated whole when the trigger is added.  An
+ * open-addressed index of twice the entries maps a key's hash to an
+ * element of a preallocated pool; a handler claims a free slot with
+ * cmpxchg, takes the next element of the pool, fills its key and publishes
+ * it; values are atomic.  A full pool drops the update and counts it.  No
+ * lock, no allocation, at most one pass over the index per update.
+ */
+#include <linux/err.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <net/netlink.h>
+
+#include "field.h"
+#include "hist.h"
+#include "kpmod.h"
+#include "probe.h"
+
+/* The most memory one table may take: about the kernel's largest. */
+#define KPMOD_HIST_MAX_BYTES	(128U << 20)
+
+/* Frames captured before kpmod's own are cut from the top. */
+#define KPMOD_HIST_STACK_SCAN	(KPMOD_HIST_STACK_DEPTH + 16)
+
+/*
+ * A handler's key and stack, built here.  Only a handler that holds its
+ * CPU's ring (kpmod_ring_enter()) updates a table: one user per CPU.
+ */
+static DEFINE_PER_CPU(u64 [KPMOD_HIST_MAX_KEY_SIZE / sizeof(u64)], kpmod_hist_keybuf);
+static DEFINE_PER_CPU(unsigned long [KPMOD_HIST_STACK_SCAN], kpmod_hist_stackbuf);
+
+static u32 kpmod_hist_key_bytes(const struct kpmod_hist_field *k,
+				enum kpmod_field_kind kind)
+{
+	if (k->field == KPMOD_FIELD_STACKTRACE)
+		return KPMOD_HIST_STACK_DEPTH * sizeof(u64);
+	return kind == KPMOD_FK_STR ? KPMOD_HIST_STR_KEY : sizeof(u64);
+}
+
+static int kpmod_hist_check_key(const struct kpmod_probe *p, const struct kpmod_hist_field *k,
+				const struct nlattr *nla, struct netlink_ext_ack *extack)
+{
+	enum kpmod_field_kind kind = kpmod_field_kind(p, k->field);
+	u16 flags = k->flags;
+
+	if (k->__reserved || (flags & ~(KPMOD_HIST_F_LOG2 | KPMOD_HIST_F_BUCKETS |
+					KPMOD_HIST_F_EXECNAME)) ||
+	    hweight16(flags) > 1 || !(flags & KPMOD_HIST_F_BUCKETS) != !k->buckets) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "hist key: bad flags");
+		return -EINVAL;
+	}
+	if (k->field == KPMOD_FIELD_STACKTRACE)
+		kind = flags ? KPMOD_FK_BAD : KPMOD_FK_NUM;
+	else if (kind == KPMOD_FK_STR && flags)
+		kind = KPMOD_FK_BAD;
+	else if ((flags & KPMOD_HIST_F_EXECNAME) && k->field != KPMOD_FIELD_PID)
+		kind = KPMOD_FK_BAD;
+	if (kind == KPMOD_FK_BAD) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "hist key: no such field, or unfit for it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int kpmod_hist_check_val(const struct kpmod_probe *p, const struct kpmod_hist_field *v,
+				const struct nlattr *nla, struct netlink_ext_ack *extack)
+{
+	if (v->__reserved || v->buckets ||
+	    (v->flags & ~(KPMOD_HIST_F_MAX | KPMOD_HIST_F_MIN)) || hweight16(v->flags) > 1) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "hist value: bad flags");
+		return -EINVAL;
+	}
+	if (kpmod_field_kind(p, v->field) != KPMOD_FK_NUM) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "hist value: not a numeric field");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void kpmod_hist_table_free(struct kpmod_hist_table *t)
+{
+	if (!t)
+		return;
+	vfree(t->slots);
+	vfree(t->elts);
+	kfree(t);
+}
+
+static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist *h)
+{
+	struct kpmod_hist_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	t->max_elts = h->size;
+	t->nslots = h->size * 2;
+	t->elt_size = sizeof(struct kpmod_hist_elt) + h->key_size;
+	t->slots = vzalloc(array_size(t->nslots, sizeof(*t->slots)));
+	t->elts = vzalloc(array_size(t->max_elts, t->elt_size));
+	if (!t->slots || !t->elts) {
+		kpmod_hist_table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct nlattr *keys,
+				     const struct nlattr *vals, const struct nlattr *size,
+				     struct netlink_ext_ack *extack)
+{
+	const u32 fsz = sizeof(struct kpmod_hist_field);
+	struct kpmod_hist_table *t;
+	struct kpmod_hist *h;
+	u32 i, nkeys, nvals;
+	int ret;
+
+	nkeys = keys ? nla_len(keys) / fsz : 0;
+	nvals = vals ? nla_len(vals) / fsz : 0;
+	if (!keys || nla_len(keys) % fsz || !nkeys || nkeys > KPMOD_HIST_MAX_KEYS) {
+		NL_SET_ERR_MSG_ATTR(extack, keys, "a hist needs 1 to 3 keys");
+		return ERR_PTR(-EINVAL);
+	}
+	if (vals && (nla_len(vals) % fsz || nvals > KPMOD_HIST_MAX_VALS)) {
+		NL_SET_ERR_MSG_ATTR(extack, vals, "a hist takes at most 2 values");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!size || !is_power_of_2(nla_get_u32(size)) ||
+	    nla_get_u32(size) < KPMOD_HIST_SIZE_MIN || nla_get_u32(size) > KPMOD_HIST_SIZE_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, size, "hist size: a power of two, 128 to 131072");
+		return ERR_PTR(-EINVAL);
+	}
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return ERR_PTR(-ENOMEM);
+	h->nkeys = nkeys;
+	h->nvals = nvals;
+	h->size = nla_get_u32(size);
+	memcpy(h->keys, nla_data(keys), nkeys * fsz);
+	if (nvals)
+		memcpy(h->vals, nla_data(vals), nvals * fsz);
+	ret = -EINVAL;
+	for (i = 0; i < nkeys; i++) {
+		if (kpmod_hist_check_key(p, &h->keys[i], keys, extack))
+			goto fail;
+		h->key_off[i] = h->key_size;
+		h->key_size += kpmod_hist_key_bytes(&h->keys[i],
+						    kpmod_field_kind(p, h->keys[i].field));
+	}
+	for (i = 0; i < nvals; i++)
+		if (kpmod_hist_check_val(p, &h->vals[i], vals, extack))
+			goto fail;
+	if ((u64)(sizeof(struct kpmod_hist_elt) + h->key_size) * h->size +
+	    (u64)h->size * 2 * sizeof(struct kpmod_hist_slot) > KPMOD_HIST_MAX_BYTES) {
+		NL_SET_ERR_MSG_ATTR(extack, size, "hist table would exceed 128 MiB");
+		ret = -E2BIG;
+		goto fail;
+	}
+	ret = -ENOMEM;
+	t = kpmod_hist_table_alloc(h);
+	if (!t)
+		goto fail;
+	RCU_INIT_POINTER(h->table, t);
+	return h;
+fail:
+	kfree(h);
+	return ERR_PTR(ret);
+}
+
+void kpmod_hist_free(struct kpmod_hist *h)
+{
+	if (!h)
+		return;
+	kpmod_hist_table_free(rcu_dereference_protected(h->table, true));
+	kfree(h);
+}
+
+struct kpmod_hist_table *kpmod_hist_table(struct kpmod_hist *h)
+{
+	return rcu_dereference_protected(h->table, lockdep_is_held(&kpmod_lock));
+}
+
+int kpmod_hist_clear(struct kpmod_hist *h)
+{
+	struct kpmod_hist_table *old = kpmod_hist_table(h);
+	struct kpmod_hist_table *t = kpmod_hist_table_alloc(h);
+
+	if (!t)
+		return -ENOMEM;
+	rcu_assign_pointer(h->table, t);
+	/* Handlers run with preemption off: RCU readers. */
+	synchronize_rcu();
+	kpmod_hist_table_free(old);
+	return 0;
+}
+
+u32 kpmod_hist_entries(const struct kpmod_hist_table *t)
+{
+	return min_t(u32, atomic_read(&t->next_elt), t->max_elts);
+}
+
+static struct kpmod_hist_elt *kpmod_hist_elt(const struct kpmod_hist_table *t, u32 idx)
+{
+	return (struct kpmod_hist_elt *)(t->elts + (size_t)idx * t->elt_size);
+}
+
+/* Takes a fresh element, its key, name and starting values set. */
+static struct kpmod_hist_elt *kpmod_hist_new_elt(struct kpmod_hist_table *t,
+						 const struct kpmod_hist *h,
+						 const void *key, u32 *idx)
+{
+	struct kpmod_hist_elt *e;
+	u32 i;
+
+	*idx = atomic_fetch_add_unless(&t->next_elt, 1, t->max_elts);
+	if (*idx >= t->max_elts)
+		return NULL;
+	e = kpmod_hist_elt(t, *idx);
+	memcpy(e->key, key, h->key_size);
+	if (current->pid)
+		memcpy(e->comm, current->comm, sizeof(e->comm));
+	else
+		strscpy(e->comm, "<idle>", sizeof(e->comm));
+	for (i = 0; i < h->nvals; i++)
+		if (h->vals[i].flags & KPMOD_HIST_F_MIN)
+			atomic64_set(&e->vals[1 + i], -1);
+	return e;
+}
+
+/*
+ * The element of @key, added if new; NULL when the pool is exhausted.
+ * Each slot is looked at a bounded number of times: a slot another CPU is
+ * filling with the same hash is waited for briefly, as tracing_map does.
+ */
+static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
+						const struct kpmod_hist *h, const void *key)
+{
+	u32 hash = jhash(key, h->key_size, 0) ?: 1;
+	u32 mask = t->nslots - 1;
+	u32 idx = hash >> (32 - ilog2(t->nslots));
+	u32 tries = 0, waits = 0;
+
+	while (tries < t->nslots) {
+		struct kpmod_hist_slot *s = &t->slots[idx & mask];
+		u32 cur = READ_ONCE(s->hash);
+		struct kpmod_hist_elt *e;
+		u32 n;
+
+		if (cur == hash) {
+			/* Pairs with the store-release that publishes a filled element. */
+			n = smp_load_acquire(&s->elt);
+			if (!n) {
+				if (++waits > t->nslots)
+					return NULL;
+				cpu_relax();
+				continue;
+			}
+			e = kpmod_hist_elt(t, n - 1);
+			if (!memcmp(e->key, key, h->key_size))
+				return e;
+		} else if (!cur) {
+			if (cmpxchg(&s->hash, 0, hash) != 0) {
+				if (++waits > t->nslots)
+					return NULL;
+				continue;	/* taken meanwhile: look again */
+			}
+			e = kpmod_hist_new_elt(t, h, key, &n);
+			if (!e) {
+				WRITE_ONCE(s->hash, 0);
+				return NULL;
+			}
+			/* The key before the index: readers load-acquire it. */
+			smp_store_release(&s->elt, n + 1);
+			return e;
+		}
+		idx++;
+		tries++;
+	}
+	return NULL;
+}
+
+/* The stack of the probed function: kpmod's own frames cut from the top. */
+static void kpmod_hist_stack(u64 *out)
+{
+	unsigned long *frames = this_cpu_ptr(kpmod_hist_stackbuf);
+	unsigned int n, i = 0, j;
+
+	n = stack_trace_save(frames, KPMOD_HIST_STACK_SCAN, 0);
+	while (i < n && within_module(frames[i], THIS_MODULE))
+		i++;
+	for (j = 0; j < KPMOD_HIST_STACK_DEPTH && i < n; j++, i++)
+		out[j] = frames[i];
+}
+
+static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct kpmod_probe *p,
+				 const struct kpmod_record *rec, u8 *dst)
+{
+	const char *str;
+	u32 len;
+	u64 v;
+
+	if (k->field == KPMOD_FIELD_STACKTRACE) {
+		kpmod_hist_stack((u64 *)dst);
+		return;
+	}
+	if (kpmod_field_kind(p, k->field) == KPMOD_FK_STR) {
+		if (!kpmod_field_str(p, rec, k->field, &str, &len)) {
+			str = "(fault)";
+			len = strlen(str);
+		}
+		memcpy(dst, str, min_t(u32, len, KPMOD_HIST_STR_KEY - 1));
+		return;
+	}
+	kpmod_field_num(p, rec, k->field, &v);
+	if (k->flags & KPMOD_HIST_F_LOG2)
+		v = v > 1 ? ilog2(roundup_pow_of_two(v)) : 0;
+	else if (k->flags & KPMOD_HIST_F_BUCKETS)
+		v = div64_u64(v, k->buckets) * k->buckets;
+	memcpy(dst, &v, sizeof(v));
+}
+
+static void kpmod_hist_val(atomic64_t *val, u16 flags, u64 v)
+{
+	s64 old;
+
+	if (!(flags & (KPMOD_HIST_F_MAX | KPMOD_HIST_F_MIN))) {
+		atomic64_add(v, val);
+		return;
+	}
+	/* Retried only when another CPU moved it, never past v. */
+	old = atomic64_read(val);
+	while ((flags & KPMOD_HIST_F_MAX) ? v > (u64)old : v < (u64)old)
+		if (atomic64_try_cmpxchg(val, &old, v))
+			break;
+}
+
+void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
+		       const struct kpmod_record *rec)
+{
+	struct kpmod_hist_table *t = rcu_dereference_sched(h->table);
+	u8 *key = (u8 *)this_cpu_ptr(kpmod_hist_keybuf);
+	struct kpmod_hist_elt *e;
+	u32 i;
+	u64 v;
+
+	if (READ_ONCE(h->paused))
+		return;
+	memset(key, 0, h->key_size);
+	for (i = 0; i < h->nkeys; i++)
+		kpmod_hist_key_field(&h->keys[i], p, rec, key + h->key_off[i]);
+	e = kpmod_hist_insert(t, h, key);
+	if (!e) {
+		atomic64_inc(&t->drops);
+		return;
+	}
+	atomic64_inc(&t->hits);
+	atomic64_inc(&e->vals[0]);
+	for (i = 0; i < h->nvals; i++) {
+		kpmod_field_num(p, rec, h->vals[i].field, &v);
+		kpmod_hist_val(&e->vals[1 + i], h->vals[i].flags, v);
+	}
+}
+
+int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist *h,
+			   const struct kpmod_hist_table *t, unsigned long *pos)
+{
+	u32 len = sizeof(struct kpmod_hist_entry) + h->key_size;
+
+	for (; *pos < t->nslots; (*pos)++) {
+		const struct kpmod_hist_elt *e;
+		struct kpmod_hist_entry *out;
+		struct nlattr *nla;
+		u32 n, i;
+
+		/* Pairs with the handler's store-release: the key is there. */
+		n = smp_load_acquire(&t->slots[*pos].elt);
+		if (!n)
+			continue;
+		nla = nla_reserve(skb, KPMOD_A_HIST_ENTRY, len);
+		if (!nla)
+			return -EMSGSIZE;
+		e = kpmod_hist_elt(t, n - 1);
+		out = nla_data(nla);
+		for (i = 0; i < ARRAY_SIZE(out->vals); i++)
+			out->vals[i] = atomic64_read(&e->vals[i]);
+		memcpy(out->comm, e->comm, sizeof(out->comm));
+		memcpy(out->key, e->key, h->key_size);
+	}
+	return 0;
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Triggers, as tracefs' events/GRP/EVENT/trigger: traceon, traceoff, hist,
+ * enable_event and disable_event, each with an optional count and filter.
+ * A probe's triggers run on every hit of the armed probe, before its event
+ * is recorded (or not).  Adding and removing happen under kpmod_lock;
+ * handlers walk the list under RCU (preemption is off in them).
+ */
+#include <linux/rculist.h>
+#include <linux/slab.h>
+
+#include "filter.h"
+#include "hist.h"
+#include "kpmod.h"
+#include "probe.h"
+#include "trigger.h"
+
+static bool kpmod_tracing = true;
+
+bool kpmod_tracing_is_on(void)
+{
+	return READ_ONCE(kpmod_tracing);
+}
+
+void kpmod_tracing_set(bool on)
+{
+	WRITE_ONCE(kpmod_tracing, on);
+}
+
+/* Takes one run off the count; false when none is left. */
+static bool kpmod_trigger_take(struct kpmod_trigger *t)
+{
+	int left = atomic_read(&t->count);
+
+	do {
+		if (left == 0)
+			return false;
+		if (left == -1)
+			return true;
+	} while (!atomic_try_cmpxchg(&t->count, &left, left - 1));
+	return true;
+}
+
+NOKPROBE_SYMBOL(kpmod_trigger_take);
+
+void kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
+{
+	struct kpmod_trigger *t;
+	bool on;
+
+	list_for_each_entry_rcu(t, &p->triggers, node) {
+		if (t->filter && !kpmod_filter_match(t->filter, p, rec))
+			continue;
+		switch (t->type) {
+		case KPMOD_TRIGGER_HIST:
+			kpmod_hist_update(t->hist, p, rec);
+			break;
+		case KPMOD_TRIGGER_TRACEON:
+		case KPMOD_TRIGGER_TRACEOFF:
+			/* Counted only when it changes the state, as the kernel's. */
+			on = t->type == KPMOD_TRIGGER_TRACEON;
+			if (kpmod_tracing_is_on() != on && kpmod_trigger_take(t))
+				kpmod_tracing_set(on);
+			break;
+		default:
+			on = t->type == KPMOD_TRIGGER_ENABLE_EVENT;
+			if (READ_ONCE(t->target->soft_disabled) == on && kpmod_trigger_take(t))
+				WRITE_ONCE(t->target->soft_disabled, !on);
+			break;
+		}
+	}
+}
+
+NOKPROBE_SYMBOL(kpmod_triggers_run);
+
+struct kpmod_trigger *kpmod_trigger_find(struct kpmod_probe *p, u32 type, const char *text,
+					 const char *filter_text)
+{
+	struct kpmod_trigger *t;
+
+	lockdep_assert_held(&kpmod_lock);
+	list_for_each_entry(t, &p->triggers, node) {
+		const char *ft = t->filter ? t->filter->text : "";
+
+		if (t->type != type || strcmp(t->text, text))
+			continue;
+		/* Two hists may differ by their filter only; the others may not. */
+		if (type != KPMOD_TRIGGER_HIST || !strcmp(ft, filter_text ?: ""))
+			return t;
+	}
+	return NULL;
+}
+
+struct kpmod_trigger *kpmod_trigger_by_id(struct kpmod_probe *p, u32 id)
+{
+	struct kpmod_trigger *t;
+
+	list_for_each_entry(t, &p->triggers, node)
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+
+int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
+{
+	struct kpmod_probe *target = t->target;
+	int ret;
+
+	lockdep_assert_held(&kpmod_lock);
+	if (target) {
+		/* A probe not enabled by hand records nothing until enable_event runs. */
+		if (!target->soft_refs++ && !target->enabled)
+			WRITE_ONCE(target->soft_disabled, true);
+		ret = kpmod_probe_arm(target);
+		if (ret)
+			goto undo_target;
+	}
+	/* Armed before it is listed: a handler meanwhile finds no trigger. */
+	WRITE_ONCE(p->ntriggers, p->ntriggers + 1);
+	ret = kpmod_probe_arm(p);
+	if (ret) {
+		WRITE_ONCE(p->ntriggers, p->ntriggers - 1);
+		goto undo_target;
+	}
+	/* As the kernel: a hist after the other triggers, the others first. */
+	if (t->type == KPMOD_TRIGGER_HIST)
+		list_add_tail_rcu(&t->node, &p->triggers);
+	else
+		list_add_rcu(&t->node, &p->triggers);
+	return 0;
+undo_target:
+	if (target) {
+		if (!--target->soft_refs)
+			WRITE_ONCE(target->soft_disabled, false);
+		kpmod_probe_arm(target);
+	}
+	return ret;
+}
+
+void kpmod_trigger_detach(struct kpmod_probe *p, struct kpmod_trigger *t)
+{
+	struct kpmod_probe *target = t->target;
+
+	lockdep_assert_held(&kpmod_lock);
+	list_del_rcu(&t->node);
+	WRITE_ONCE(p->ntriggers, p->ntriggers - 1);
+	/* Disarming cannot fail in a way left to undo: the handler finds no trigger. */
+	kpmod_probe_arm(p);
+	if (target) {
+		if (!--target->soft_refs)
+			WRITE_ONCE(target->soft_disabled, false);
+		kpmod_probe_arm(target);
+	}
+	/* Handlers run with preemption off: RCU readers. */
+	synchronize_rcu();
+	kpmod_trigger_free(t);
+}
+
+void kpmod_trigger_free(struct kpmod_trigger *t)
+{
+	if (!t)
+		return;
+	kpmod_filter_free(t->filter);
+	kpmod_hist_free(t->hist);
+	kfree(t->text);
+	kfree(t);
+}
+
+void kpmod_triggers_free(struct kpmod_probe *p)
+{
+	struct kpmod_trigger *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, &p->triggers, node) {
+		/* Module exit: every probe goes, targets included. */
+		list_del(&t->node);
+		kpmod_trigger_free(t);
+	}
+	p->ntriggers = 0;
+}

@@ -1,0 +1,234 @@
+# Triggers in the module: hist tables (keys, values, sort, size, the
+# modifiers, pause/cont/clear, a full table's Dropped), traceon/traceoff,
+# enable_event, the listing and removal, refusals with the kernel's
+# messages.  Then, where the kernel has hist triggers, the same trigger
+# strings on the same probe in kprobe_events and in kpmod over one
+# workload: every table must be the same (header, entries, totals), and a
+# refused trigger must give error_log's message and caret.
+. "$KPMOD_LIB"
+load_kpmod
+W='kpmod-work name kph-work'
+expect_rc 0 kpmod add 'p:kph/pg find_task_by_vpid nr=$arg1:s32'
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^# Available triggers:'
+
+# A table: 10 keys, 3 hits each; the probe is not enabled, the hist runs.
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr:sort=nr if comm == "kph-work"'
+for i in 1 2 3; do $W getpgid 10 7000000; done
+expect_rc 0 kpmod hist kph/pg
+cat >/tmp/want <<'END'
+# event histogram
+#
+# trigger info: hist:keys=nr:vals=hitcount:sort=nr:size=2048 if comm == "kph-work" [active]
+#
+
+END
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	printf '{ nr:    700000%d } hitcount:          3\n' $i >>/tmp/want
+done
+printf '\nTotals:\n    Hits: 30\n    Entries: 10\n    Dropped: 0\n' >>/tmp/want
+diff /tmp/want /tmp/.out || fail "hist table not as expected"
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^hist:keys=nr:vals=hitcount:sort=nr:size=2048 if comm == "kph-work" \[active\]$'
+expect_rc 0 kpmod stat
+set -- $(grep '^  pg ' /tmp/.out)
+[ "$2" -eq 0 ] || fail "a probe not enabled counted $2 hits"
+
+# pause, cont, clear act on the existing table.
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr:sort=nr:pause if comm == "kph-work"'
+$W getpgid 10 7000000
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^    Hits: 30$'
+expect_grep ' \[paused\]$'
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr:sort=nr:cont if comm == "kph-work"'
+$W getpgid 1 7000000
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^{ nr:    7000000 } hitcount:          4$'
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr:sort=nr:clear if comm == "kph-work"'
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^    Hits: 0$'
+expect_grep '^    Entries: 0$'
+expect_rc 5 kpmod trigger kph/pg 'hist:keys=nr:sort=nr:clear'
+expect_grep "Can't clear or continue a nonexistent hist trigger"
+expect_rc 5 kpmod trigger kph/pg 'hist:keys=nr:sort=nr if comm == "kph-work"'
+expect_grep 'Hist trigger already exists'
+
+# A probe with triggers cannot go; removing them lets it.
+expect_rc 5 kpmod del kph/pg
+expect_grep 'remove them first'
+expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr:sort=nr if comm == "kph-work"'
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^# Available triggers:'
+expect_rc 5 kpmod trigger kph/pg '!hist:keys=nr'
+expect_grep 'no such trigger'
+
+# log2, buckets, values, max/min, execname, two keys, sort descending.
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr.buckets=4:vals=nr,nr.max if comm == "kph-work"'
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=common_pid.execname,nr.log2:sort=hitcount.descending if comm == "kph-work"'
+$W getpgid 10 7000000
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^{ nr: ~ 7000000-7000003 } hitcount:          4  nr:   28000006  nr.max:    7000003$'
+expect_grep '^{ nr: ~ 7000008-7000011 } hitcount:          2  nr:   14000017  nr.max:    7000009$'
+expect_grep '^{ common_pid: kph-work        \[ *[0-9]*\], nr: ~ 2^23 } hitcount:         10$'
+expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr.buckets=4:vals=hitcount,nr,nr.max:sort=hitcount:size=2048 if comm == "kph-work"'
+expect_rc 0 kpmod trigger kph/pg '!hist:keys=common_pid.execname,nr.log2:vals=hitcount:sort=hitcount.descending:size=2048 if comm == "kph-work"'
+
+# A full table drops the updates of new keys and counts them.
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr:size=100 if comm == "kph-work"'
+$W getpgid 200 7000000
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^# trigger info: hist:keys=nr:vals=hitcount:sort=hitcount:size=128 if'
+expect_grep '^    Hits: 128$'
+expect_grep '^    Entries: 128$'
+expect_grep '^    Dropped: 72$'
+expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr:vals=hitcount:sort=hitcount:size=128 if comm == "kph-work"'
+
+# Refusals: error_log's words and caret, exit 8; nothing added.
+expect_rc 8 kpmod trigger kph/pg 'hist:keys=nosuch'
+expect_grep "hist:kph:pg: error: Couldn't find field"
+grep -qx '  Command: hist:keys=nosuch' /tmp/.out || fail "no Command: line"
+grep -qx '                     ^' /tmp/.out || fail "the caret is not under 'nosuch'"
+expect_rc 8 kpmod trigger kph/pg 'hist:keys=nr.foo'
+expect_grep 'error: Invalid field modifier'
+expect_rc 8 kpmod trigger kph/pg 'hist:keys=nr:sort=nosuch'
+expect_grep 'error: Sort field must be a key or a val'
+expect_rc 8 kpmod trigger kph/pg 'hist:keys=nr:sort=nr.up'
+expect_grep 'error: Invalid sort modifier'
+expect_rc 7 kpmod trigger kph/pg 'hist:keys=nr if nr = 1'
+expect_grep '^parse_error: Invalid operator$'
+expect_rc 8 kpmod trigger kph/pg 'nosuch'
+expect_grep '^kpmod: trigger: kph/pg: no such trigger command$'
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^# Available triggers:'
+
+# traceoff on the 6th event stops the rings: 5 events recorded.
+expect_rc 0 kpmod enable kph/pg
+expect_rc 0 kpmod trigger kph/pg 'traceoff:1 if nr == 7000005'
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^traceoff:count=1 if nr == 7000005$'
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+$W getpgid 10 7000000
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+expect_rc 0 kpmod tracing
+expect_grep '^off$'
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^traceoff:count=0 if nr == 7000005$'
+grep ' kph-work-' /tmp/t.txt | sed 's/.* nr=//' >/tmp/v.txt
+seq 7000000 7000004 | diff - /tmp/v.txt || fail "traceoff: not the 5 events before it"
+expect_rc 0 kpmod tracing on
+expect_rc 0 kpmod trigger kph/pg '!traceoff'
+expect_rc 0 kpmod disable kph/pg
+
+# enable_event: pg2, on the same calls' return, is armed but records
+# nothing until nr 7000005.
+expect_rc 0 kpmod add 'r:kph/pg2 find_task_by_vpid nr=$arg1:s32'
+expect_rc 0 kpmod trigger kph/pg 'enable_event:kph:pg2:1 if nr == 7000005'
+expect_rc 5 kpmod del kph/pg2
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+$W getpgid 10 7000000
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+grep ' kph-work-.* pg2: ' /tmp/t.txt | sed 's/.* nr=//' >/tmp/v.txt
+seq 7000005 7000009 | diff - /tmp/v.txt || fail "enable_event: not the events from 7000005 on"
+grep -q ' pg: ' /tmp/t.txt && fail "pg, not enabled, recorded events"
+expect_rc 0 kpmod trigger kph/pg '!enable_event:kph:pg2'
+expect_rc 0 kpmod del kph/pg2
+expect_rc 0 kpmod clear
+unload_kpmod
+
+if [ ! -e /sys/kernel/tracing/kprobe_events ]; then
+	note "no kprobe_events here: the comparison with it is not run"
+	exit 0
+fi
+T=/sys/kernel/tracing
+def='p:kpho/pg find_task_by_vpid nr=$arg1:s32'
+echo "$def" >>$T/kprobe_events || fail "kprobe_events refused $def"
+if [ ! -e $T/events/kpho/pg/hist ]; then
+	echo '-:kpho/pg' >>$T/kprobe_events
+	note "no hist triggers in this kernel: the comparison with it is not run"
+	exit 0
+fi
+rdef='r:kpho/rp find_task_by_vpid ret=$retval:x64'
+echo "$rdef" >>$T/kprobe_events || fail "kprobe_events refused $rdef"
+load_kpmod
+expect_rc 0 kpmod add "$def" "$rdef"
+F='if comm == "kph-work"'
+# Not __probe_ret_ip: of two return probes on one function, the one whose
+# entry handler runs second finds the return address already replaced by
+# the first's trampoline (arch_rethook_trampoline), as two kprobe_events
+# return probes would.
+cat >/tmp/specs <<END
+pg hist:keys=nr $F
+pg hist:keys=nr:sort=nr.descending $F
+pg hist:keys=nr.log2:vals=nr:sort=nr $F
+pg hist:keys=nr.buckets=8:vals=hitcount,nr:sort=nr $F
+pg hist:keys=nr.hex,common_pid.execname:sort=nr,hitcount.descending:size=256 $F
+pg hist:keys=nr:size=128 $F
+pg hist:keys=common_cpu:vals=nr $F
+pg hist:keys=cpu,nr.buckets=50:vals=nr.hex:sort=nr $F
+pg hist:key=nr.buckets=16:values=nr,hitcount:sort=hitcount.descending,nr $F
+pg hist:keys=nr:vals=nr.percent:sort=nr if nr > 7000100 && comm == "kph-work"
+pg hist:keys=__probe_ip.sym:vals=nr $F
+rp hist:keys=__probe_func.sym-offset:vals=ret $F
+rp hist:keys=ret.hex $F
+END
+n=0
+while read -r ev spec; do
+	n=$((n + 1))
+	printf '%s\n' "$spec" >>$T/events/kpho/$ev/trigger || fail "the kernel refused '$spec'"
+	expect_rc 0 kpmod trigger kpho/$ev "$spec"
+	$W getpgid 300 7000000
+	$W getpgid 50 7000100
+	cat $T/events/kpho/$ev/hist >/tmp/k.txt
+	kpmod hist kpho/$ev >/tmp/m.txt || fail "kpmod hist failed"
+	# Entries equal on every sort field come in no set order: compare
+	# the header and the totals as they are, the entries as sets.
+	for f in k m; do
+		sed -n '1,/^$/p' /tmp/$f.txt >/tmp/$f.head
+		grep '^{' /tmp/$f.txt | sort >/tmp/$f.ent
+		sed -n '/^Totals:/,$p' /tmp/$f.txt >/tmp/$f.tot
+	done
+	for part in head ent tot; do
+		diff /tmp/k.$part /tmp/m.$part >/tmp/d.txt ||
+			{ cat /tmp/d.txt; fail "'$spec': kpmod's $part differs from the kernel's"; }
+	done
+	note "'$spec': $(wc -l </tmp/m.ent) entries alike"
+	printf '!%s\n' "$spec" >>$T/events/kpho/$ev/trigger
+	expect_rc 0 kpmod trigger kpho/$ev "!$spec"
+done </tmp/specs
+[ "$n" -eq 13 ] || fail "only $n specs ran"
+
+# Refusals: error_log's message and caret, as kpmod prints them.
+cat >/tmp/bad <<'END'
+hist:keys=nosuch
+hist:keys=nr.foo
+hist:keys=nr,nr.bucket=x
+hist:keys=nr:sort=nosuch
+hist:keys=nr:sort=nr.up
+hist:keys=nr:sort=
+hist:keys=nr:vals=
+hist:keys=nr:sort=nr,hitcount,nr
+hist:keys=common_pid.execname,nr:sort=common_pid.xx
+END
+echo >$T/error_log
+while IFS= read -r spec; do
+	printf '%s\n' "$spec" >>$T/events/kpho/pg/trigger 2>/dev/null &&
+		fail "the kernel took '$spec'"
+	tail -n 3 $T/error_log | sed 's/^\[[ 0-9.]*\] //' >/tmp/k.txt
+	kpmod trigger kpho/pg "$spec" 2>&1 | tail -n 3 >/tmp/m.txt
+	diff /tmp/k.txt /tmp/m.txt >/tmp/d.txt ||
+		{ cat /tmp/d.txt; fail "'$spec': kpmod's error differs from error_log's"; }
+	note "'$spec': $(head -n 1 /tmp/m.txt)"
+done </tmp/bad
+expect_rc 0 kpmod clear
+echo '-:kpho/pg' >>$T/kprobe_events
+echo '-:kpho/rp' >>$T/kprobe_events
+unload_kpmod
+exit 0

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod trigger EVENT [TRIGGER]: lists, adds or (with '!') removes one
+ * probe's triggers, as reading and writing tracefs' events/GRP/EVENT/trigger
+ * do.  kpmod hist EVENT: what reading events/GRP/EVENT/hist shows.
+ * kpmod tracing [on|off]: whether events reach the rings (tracing_on).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "filter_probe.h"
+#include "hist_print.h"
+#include "session.h"
+#include "trigger.h"
+
+static int kp_trigger_list(const struct kp_probe_info *p)
+{
+	char line[KP_TRIGGER_TEXT_MAX + KPMOD_MAX_FILTER_TEXT + 64];
+	struct kp_filter_fields *ff;
+	unsigned int i;
+
+	if (!p->ntriggers) {
+		printf("# Available triggers:\n# traceon traceoff enable_event disable_event hist\n");
+		return 0;
+	}
+	ff = malloc(sizeof(*ff));
+	if (!ff) {
+		fprintf(stderr, "kpmod: trigger: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	kp_filter_fields_of(p, ff);
+	for (i = 0; i < p->ntriggers; i++) {
+		kp_trigger_line(line, sizeof(line), &p->triggers[i], ff);
+		fputs(line, stdout);
+	}
+	free(ff);
+	return 0;
+}
+
+/* Parses @spec for @p, compiles its filter, and sends it. */
+static int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char *spec)
+{
+	struct kp_filter_req freq = { .group = p->group, .event = p->event };
+	struct kp_trigger_req req = { .group = p->group, .event = p->event };
+	char where[2 * KPMOD_MAX_NAME_LEN + 8];
+	struct kp_filter_code code = { 0 };
+	struct kp_filter_fields *ff;
+	struct kp_trigger_error terr;
+	struct kp_filter_error ferr;
+	struct kp_trigger *t;
+	const char *why;
+	char *out = NULL;
+	struct kp_err e;
+	int ret;
+
+	ff = malloc(sizeof(*ff));
+	t = malloc(sizeof(*t));
+	out = malloc(2 * KPMOD_MAX_FILTER_TEXT + 2 * KP_TRIGGER_TEXT_MAX);
+	ret = KP_EXIT_ERROR;
+	if (!ff || !t || !out) {
+		fprintf(stderr, "kpmod: trigger: out of memory\n");
+		goto out;
+	}
+	kp_filter_fields_of(p, ff);
+	snprintf(where, sizeof(where), "hist:%s:%s", p->group, p->event);
+	ret = kp_trigger_parse(spec, ff, t, &terr);
+	if (ret == -EINVAL && !terr.cmd[0]) {
+		/* No error_log entry in the kernel: one line of kpmod's own. */
+		fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->group, p->event,
+			strncmp(terr.msg, "kpmod: ", 7) ? terr.msg : terr.msg + 7);
+		ret = KP_EXIT_BADTRIGGER;
+		goto out;
+	}
+	if (ret == -EINVAL) {
+		kp_trigger_error_format(out, 2 * KP_TRIGGER_TEXT_MAX, where, &terr);
+		fprintf(stderr, "kpmod: trigger: %s/%s: the trigger does not parse:\n%s",
+			p->group, p->event, out);
+		ret = KP_EXIT_BADTRIGGER;
+		goto out;
+	}
+	if (ret) {
+		fprintf(stderr, "kpmod: trigger: out of memory\n");
+		ret = KP_EXIT_ERROR;
+		goto out;
+	}
+	if (t->filter[0] && !t->remove) {
+		ret = kp_filter_build(t->filter, ff, &code, &ferr, &why);
+		if (ret == -EINVAL) {
+			kp_filter_error_format(out, 2 * KPMOD_MAX_FILTER_TEXT, t->filter, &ferr);
+			fprintf(stderr, "kpmod: trigger: %s/%s: its filter does not parse:\n%s",
+				p->group, p->event, out);
+			ret = KP_EXIT_BADFILTER;
+			goto out;
+		}
+		if (ret) {
+			fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->group, p->event,
+				ret == -EPERM ? why : "out of memory");
+			ret = ret == -EPERM ? KP_EXIT_BADFILTER : KP_EXIT_ERROR;
+			goto out;
+		}
+		freq.text = t->filter;
+		freq.preds = code.preds;
+		freq.nr = code.nr;
+		freq.strs = code.strs;
+		freq.strs_len = code.strs_len;
+		req.filter = &freq;
+	}
+	req.t = t;
+	ret = kp_trigger_set(nl, &req, &e);
+	if (ret) {
+		kp_err_about(&e, p->event);
+		kp_fail("trigger", &e);
+	}
+out:
+	kp_filter_code_free(&code);
+	free(out);
+	free(t);
+	free(ff);
+	return ret;
+}
+
+/* The probe a command names, from a fresh list; prints why not. */
+static int kp_trigger_session(const char *cmd, const char *name, struct kp_nl *nl,
+			      struct kp_probe_list *l, const struct kp_probe_info **p)
+{
+	struct kp_status st;
+	const char *why;
+	struct kp_err e;
+	int ret;
+
+	ret = kp_session_open(cmd, nl, &st);
+	if (ret)
+		return ret;
+	if (kp_probe_list_get(nl, l, &e)) {
+		ret = kp_fail(cmd, &e);
+		kp_nl_close(nl);
+		return ret;
+	}
+	*p = kp_probe_list_find_name(l, name, &why);
+	if (!*p) {
+		fprintf(stderr, "kpmod: %s: '%s': %s\n", cmd, name, why);
+		kp_probe_list_free(l);
+		kp_nl_close(nl);
+		return KP_EXIT_REFUSED;
+	}
+	return 0;
+}
+
+int kp_cmd_trigger(int argc, char **argv)
+{
+	const struct kp_probe_info *p;
+	struct kp_probe_list l;
+	struct kp_nl nl;
+	int ret;
+
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: kpmod trigger EVENT|GROUP/EVENT ['[!]TRIGGER [if FILTER]']\n");
+		return KP_EXIT_USAGE;
+	}
+	ret = kp_trigger_session("trigger", argv[1], &nl, &l, &p);
+	if (ret)
+		return ret;
+	if (argc == 2)
+		ret = kp_trigger_list(p);
+	else
+		ret = kp_trigger_apply(&nl, p, argv[2]);
+	kp_probe_list_free(&l);
+	kp_nl_close(&nl);
+	return ret;
+}
+
+static bool kp_hist_needs_syms(const struct kp_hist_spec *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->nkeys; i++)
+		if (h->keys[i].is_stack || h->keys[i].show == KP_HIST_SHOW_SYM ||
+		    h->keys[i].show == KP_HIST_SHOW_SYM_OFFSET)
+			return true;
+	return false;
+}
+
+/* One hist trigger's table; @first: no blank lines before it. */
+static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
+		       const struct kp_trigger_info *t, const struct kp_filter_fields *ff,
+		       bool first, struct kp_ksyms *ks, bool *ks_loaded)
+{
+	char info[KP_TRIGGER_TEXT_MAX + KPMOD_MAX_FILTER_TEXT + 64];
+	struct kp_hist_spec h;
+	struct kp_hist_data d;
+	struct kp_err e;
+
+	if (kp_hist_spec_of(t->text, ff, &h)) {
+		fprintf(stderr, "kpmod: hist: %s/%s: cannot read back '%s'\n", p->group, p->event,
+			t->text);
+		return KP_EXIT_ERROR;
+	}
+	if (kp_hist_needs_syms(&h) && !*ks_loaded)
+		*ks_loaded = !kp_ksyms_load_file(ks, NULL);
+	if (kp_hist_get(nl, p->group, p->event, t->id, &d, &e)) {
+		kp_err_about(&e, p->event);
+		return kp_fail("hist", &e);
+	}
+	if (d.key_size != h.key_size) {
+		fprintf(stderr, "kpmod: hist: %s/%s: the module's keys are not what its text says\n",
+			p->group, p->event);
+		kp_hist_data_free(&d);
+		return KP_EXIT_ERROR;
+	}
+	kp_trigger_line(info, sizeof(info), t, ff);
+	if (!first)
+		fputs("\n\n", stdout);
+	kp_hist_show(stdout, &h, info, &d, *ks_loaded ? ks : NULL);
+	kp_hist_data_free(&d);
+	return 0;
+}
+
+int kp_cmd_hist(int argc, char **argv)
+{
+	struct kp_ksyms ks = { 0 };
+	bool ks_loaded = false, first = true;
+	const struct kp_probe_info *p;
+	struct kp_filter_fields *ff;
+	struct kp_probe_list l;
+	struct kp_nl nl;
+	unsigned int i;
+	int ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: kpmod hist EVENT|GROUP/EVENT\n");
+		return KP_EXIT_USAGE;
+	}
+	ff = malloc(sizeof(*ff));
+	if (!ff) {
+		fprintf(stderr, "kpmod: hist: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	ret = kp_trigger_session("hist", argv[1], &nl, &l, &p);
+	if (ret) {
+		free(ff);
+		return ret;
+	}
+	kp_filter_fields_of(p, ff);
+	for (i = 0; !ret && i < p->ntriggers; i++) {
+		if (p->triggers[i].type != KPMOD_TRIGGER_HIST)
+			continue;
+		ret = kp_hist_one(&nl, p, &p->triggers[i], ff, first, &ks, &ks_loaded);
+		first = false;
+	}
+	if (first) {
+		fprintf(stderr, "kpmod: hist: %s/%s has no hist trigger (kpmod trigger %s "
+			"'hist:keys=...')\n", p->group, p->event, argv[1]);
+		ret = KP_EXIT_REFUSED;
+	}
+	if (ks_loaded)
+		kp_ksyms_free(&ks);
+	kp_probe_list_free(&l);
+	kp_nl_close(&nl);
+	free(ff);
+	return ret;
+}
+
+int kp_cmd_tracing(int argc, char **argv)
+{
+	struct kp_status st;
+	struct kp_nl nl;
+	struct kp_err e;
+	int ret;
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "on") && strcmp(argv[1], "off"))) {
+		fprintf(stderr, "usage: kpmod tracing [on|off]\n");
+		return KP_EXIT_USAGE;
+	}
+	ret = kp_session_open("tracing", &nl, &st);
+	if (ret)
+		return ret;
+	if (argc == 1) {
+		printf("%s\n", st.tracing_on ? "on" : "off");
+	} else {
+		ret = kp_tracing_set(&nl, !strcmp(argv[1], "on"), &e);
+		if (ret)
+			ret = kp_fail("tracing", &e);
+	}
+	kp_nl_close(&nl);
+	return ret;
+}

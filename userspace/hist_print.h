@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A hist table printed as tracefs' events/GRP/EVENT/hist prints it. */
+#ifndef KPMOD_HIST_PRINT_H
+#define KPMOD_HIST_PRINT_H
+
+#include <stdio.h>
+
+#include "ksyms.h"
+#include "probe_nl.h"
+#include "trigger.h"
+
+/*
+ * One hist_trigger_show(): the header with @info (the trigger as listed,
+ * newline included), the entries sorted as the spec says, the totals.
+ * @ks resolves .sym, .sym-offset and stack keys (may be NULL).
+ */
+void kp_hist_show(FILE *out, const struct kp_hist_spec *h, const char *info,
+		  const struct kp_hist_data *d, const struct kp_ksyms *ks);
+
+/* The entries of @d in the spec's order: an array of n pointers, malloc'd. */
+const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,
+					       const struct kp_hist_data *d);
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Triggers: the grammar and the kernel's messages and error positions,
+ * the text the module keeps and the one `kpmod trigger` lists, and a hist
+ * table printed and sorted as hist_trigger_show() prints it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist_print.h"
+#include "suites.h"
+#include "trigger.h"
+
+static struct kp_filter_fields *fields(uint32_t kind)
+{
+	struct kp_probe_info *p = calloc(1, sizeof(*p));
+	struct kp_filter_fields *ff = calloc(1, sizeof(*ff));
+
+	ck_assert(p && ff);
+	p->kind = kind;
+	p->nargs = 3;
+	snprintf(p->args[0].name, sizeof(p->args[0].name), "nr");
+	p->args[0].type = KPMOD_T_S32;
+	p->args[0].size = 4;
+	snprintf(p->args[1].name, sizeof(p->args[1].name), "path");
+	p->args[1].type = KPMOD_T_STRING;
+	p->args[1].size = 4;
+	snprintf(p->args[2].name, sizeof(p->args[2].name), "len");
+	p->args[2].type = KPMOD_T_U64;
+	p->args[2].size = 8;
+	kp_filter_fields_of(p, ff);
+	free(p);
+	return ff;
+}
+
+static struct kp_trigger *parse_ok(const char *line)
+{
+	struct kp_filter_fields *ff = fields(KPMOD_PROBE_ENTRY);
+	struct kp_trigger *t = malloc(sizeof(*t));
+	struct kp_trigger_error err;
+
+	ck_assert(t);
+	ck_assert_msg(!kp_trigger_parse(line, ff, t, &err), "%s: %s", line, err.msg);
+	free(ff);
+	return t;
+}
+
+static void parse_bad(const char *line, const char *msg, int pos)
+{
+	struct kp_filter_fields *ff = fields(KPMOD_PROBE_ENTRY);
+	struct kp_trigger *t = malloc(sizeof(*t));
+	struct kp_trigger_error err;
+
+	ck_assert(t);
+	ck_assert_msg(kp_trigger_parse(line, ff, t, &err) == -EINVAL, "%s parsed", line);
+	ck_assert_str_eq(err.msg, msg);
+	ck_assert_msg(err.pos == pos, "%s: caret at %d, not %d", line, err.pos, pos);
+	free(t);
+	free(ff);
+}
+
+/* The line `kpmod trigger` lists for @line as added. */
+static void listed(const char *line, const char *want)
+{
+	struct kp_filter_fields *ff = fields(KPMOD_PROBE_ENTRY);
+	struct kp_trigger *t = parse_ok(line);
+	struct kp_trigger_info info = { .type = t->type, .count = t->count,
+					.text = t->text, .filter = t->filter };
+	char buf[2048];
+
+	kp_trigger_line(buf, sizeof(buf), &info, ff);
+	ck_assert_str_eq(buf, want);
+	free(t);
+	free(ff);
+}
+
+START_TEST(test_simple_triggers)
+{
+	struct kp_trigger *t = parse_ok("  traceoff:5 if nr == 3  ");
+
+	ck_assert_uint_eq(t->type, KPMOD_TRIGGER_TRACEOFF);
+	ck_assert_uint_eq(t->count, 5);
+	ck_assert_str_eq(t->text, "traceoff");
+	ck_assert_str_eq(t->filter, "nr == 3");
+	free(t);
+	t = parse_ok("!traceon");
+	ck_assert(t->remove);
+	ck_assert_uint_eq(t->count, KPMOD_TRIGGER_UNLIMITED);
+	free(t);
+	t = parse_ok("enable_event:kph:other:2 if len > 10");
+	ck_assert_uint_eq(t->type, KPMOD_TRIGGER_ENABLE_EVENT);
+	ck_assert_str_eq(t->target_group, "kph");
+	ck_assert_str_eq(t->target_event, "other");
+	ck_assert_uint_eq(t->count, 2);
+	ck_assert_str_eq(t->text, "enable_event:kph:other");
+	ck_assert_str_eq(t->filter, "len > 10");
+	free(t);
+	listed("traceon", "traceon:unlimited\n");
+	listed("traceoff:0x10 if nr < 2", "traceoff:count=16 if nr < 2\n");
+	listed("disable_event:a:b", "disable_event:a:b:unlimited\n");
+	/* As the kernel: what is not a count is a filter, which needs its 'if'. */
+	parse_bad("traceon:x", "kpmod: a filter starts with 'if'", 0);
+	parse_bad("traceon:5x", "kpmod: the count is not a number", 0);
+	listed("traceon 5", "traceon:count=5\n");
+	parse_bad("traceon iff nr == 1", "kpmod: a filter starts with 'if'", 0);
+	parse_bad("enable_event:kph", "kpmod: name the event to switch as GROUP:EVENT", 0);
+	parse_bad("bogus", "kpmod: no such trigger command", 0);
+	parse_bad("snapshot", "kpmod: this trigger is not supported yet", 0);
+}
+END_TEST
+
+START_TEST(test_hist_text)
+{
+	struct kp_trigger *t;
+
+	/* Defaults filled in, names and modifiers as the kernel prints them. */
+	listed("hist:keys=nr", "hist:keys=nr:vals=hitcount:sort=hitcount:size=2048 [active]\n");
+	listed("hist:key=nr.log2,common_pid.execname:values=len,hitcount:sort=len.descending,nr:size=1000 if nr > 1",
+	       "hist:keys=nr.log2,common_pid.execname:vals=hitcount,len:sort=len.descending,nr.log2:size=1024 if nr > 1 [active]\n");
+	listed("hist:keys=nr.buckets=10,path:vals=len.hex,len.percent",
+	       "hist:keys=nr.buckets=10,path:vals=hitcount,len.hex,len.percent:sort=hitcount:size=2048 [active]\n");
+	listed("hist:keys=len.sym-offset,__probe_ip.sym:vals=len.max,len.min",
+	       "hist:keys=len.sym-offset,__probe_ip.sym:vals=hitcount,len.max,len.min:sort=hitcount:size=2048 [active]\n");
+	/* cpu: by its name in entries and sort, common_cpu in the trigger. */
+	listed("hist:keys=cpu:sort=cpu", "hist:keys=common_cpu:vals=hitcount:sort=common_cpu:size=2048 [active]\n");
+	t = parse_ok("hist:keys=cpu,stacktrace:sort=cpu");
+	ck_assert_str_eq(t->text, "hist:keys=cpu,stacktrace:vals=hitcount:sort=cpu:size=2048");
+	ck_assert_uint_eq(t->hist.key_size, 8 + 128);
+	ck_assert_uint_eq(t->hist.keys[1].mod.field, KPMOD_FIELD_STACKTRACE);
+	free(t);
+	/* What the module is sent. */
+	t = parse_ok("hist:keys=nr.buckets=0x10,common_pid.execname,path:vals=len.max:pause");
+	ck_assert_uint_eq(t->hist.nkeys, 3);
+	ck_assert_uint_eq(t->hist.keys[0].mod.field, 0);
+	ck_assert_uint_eq(t->hist.keys[0].mod.flags, KPMOD_HIST_F_BUCKETS);
+	ck_assert_uint_eq(t->hist.keys[0].mod.buckets, 16);
+	ck_assert_uint_eq(t->hist.keys[1].mod.field, KPMOD_FIELD_PID);
+	ck_assert_uint_eq(t->hist.keys[1].mod.flags, KPMOD_HIST_F_EXECNAME);
+	ck_assert_uint_eq(t->hist.keys[2].off, 16);
+	ck_assert_uint_eq(t->hist.key_size, 16 + KPMOD_HIST_STR_KEY);
+	ck_assert_uint_eq(t->hist.vals[0].mod.flags, KPMOD_HIST_F_MAX);
+	ck_assert_uint_eq(t->hist.action, KPMOD_HIST_PAUSE);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_hist_errors)
+{
+	/* error_log's positions: where the text first occurs in "hist:...". */
+	parse_bad("hist:keys=nosuch", "Couldn't find field", 10);
+	parse_bad("hist:keys=nr.foo", "Invalid field modifier", 13);
+	parse_bad("hist:keys=nr,nr.bucket=x", "Invalid field modifier", 23);
+	parse_bad("hist:keys=nr,nr.bucketsx", "Invalid field modifier", 23);
+	parse_bad("hist:keys=nr.execname", "Invalid field modifier", 13);
+	parse_bad("hist:keys=nr:sort=nosuch", "Sort field must be a key or a val", 18);
+	parse_bad("hist:keys=nr:sort=nr.up", "Invalid sort modifier", 21);
+	parse_bad("hist:keys=nr:sort=", "Empty assignment", 13);
+	parse_bad("hist:keys=nr:sort=,nr", "Empty sort field", 13);
+	parse_bad("hist:keys=nr:sort=nr,hitcount,nr", "Too many sort fields (Max = 2)", 13);
+	parse_bad("hist:keys=comm", "Couldn't find field", 10);
+	/* What the kernel refuses without an error_log entry. */
+	parse_bad("hist:vals=nr", "kpmod: a hist needs keys=", 0);
+	parse_bad("hist:keys=nr:size=64", "kpmod: size must be 128 to 131072 (a power of two)", 0);
+	parse_bad("hist:keys=nr,len,nr,len", "kpmod: a hist takes at most 3 keys", 0);
+	parse_bad("hist:keys=nr:vals=len,len,nr", "kpmod: a hist takes at most 2 values besides hitcount", 0);
+	parse_bad("hist:keys=path,stacktrace,path", "kpmod: keys too large (the kernel's limit: one string and a stacktrace)", 0);
+	parse_bad("hist:keys=nr:name=x", "kpmod: named (shared) histograms are not supported", 0);
+	parse_bad("hist:keys=nr:onmax(len).save(nr)", "kpmod: actions are not supported", 0);
+	parse_bad("hist:keys=path.hex", "kpmod: a string key takes no modifier", 10);
+	parse_bad("hist:keys=nr:vals=path", "kpmod: a value must be a number", 18);
+}
+END_TEST
+
+/* A table of @n entries of the spec @text: key @keys[i] (a number), hitcount @hits[i]. */
+static char *show(const char *text, size_t n, const uint64_t *keys, const uint64_t *hits,
+		  const uint64_t *vals)
+{
+	struct kp_filter_fields *ff = fields(KPMOD_PROBE_ENTRY);
+	struct kp_trigger *t = parse_ok(text);
+	struct kp_hist_data d = { .hits = 0, .drops = 1, .key_size = t->hist.key_size, .n = n };
+	struct kp_trigger_info info = { .type = t->type, .count = t->count,
+					.text = t->text, .filter = t->filter };
+	char line[1024], *buf = NULL;
+	size_t i, len = 0;
+	FILE *out;
+
+	d.entry_size = sizeof(struct kpmod_hist_entry) + d.key_size;
+	d.entries = calloc(n, d.entry_size);
+	ck_assert(d.entries);
+	for (i = 0; i < n; i++) {
+		struct kpmod_hist_entry *e = (void *)(d.entries + i * d.entry_size);
+
+		e->vals[0] = hits[i];
+		e->vals[1] = vals ? vals[i] : 0;
+		e->vals[2] = e->vals[1];
+		snprintf(e->comm, sizeof(e->comm), "work");
+		memcpy(e->key, &keys[i], 8);
+		d.hits += hits[i];
+	}
+	kp_trigger_line(line, sizeof(line), &info, ff);
+	out = open_memstream(&buf, &len);
+	ck_assert(out);
+	kp_hist_show(out, &t->hist, line, &d, NULL);
+	fclose(out);
+	free(d.entries);
+	free(t);
+	free(ff);
+	return buf;
+}
+
+START_TEST(test_hist_show)
+{
+	const uint64_t keys[] = { 5, 3, 9 }, hits[] = { 2, 7, 1 }, vals[] = { 10, 21, 9 };
+	char *s;
+
+	s = show("hist:keys=nr:vals=len", 3, keys, hits, vals);
+	ck_assert_str_eq(s,
+		"# event histogram\n#\n"
+		"# trigger info: hist:keys=nr:vals=hitcount,len:sort=hitcount:size=2048 [active]\n"
+		"#\n\n"
+		"{ nr:          9 } hitcount:          1  len:          9\n"
+		"{ nr:          5 } hitcount:          2  len:         10\n"
+		"{ nr:          3 } hitcount:          7  len:         21\n"
+		"\nTotals:\n    Hits: 10\n    Entries: 3\n    Dropped: 1\n");
+	free(s);
+	s = show("hist:keys=nr.log2:vals=len.percent,len.graph:sort=nr.descending", 3, keys, hits, vals);
+	ck_assert_msg(strstr(s, "\n{ nr: ~ 2^9  } hitcount:          1  len (%):  22.50  len: ########            \n"
+			     "{ nr: ~ 2^5  } hitcount:          2  len (%):  25.00  len: #########           \n"), "%s", s);
+	free(s);
+	s = show("hist:keys=common_pid.execname,nr.hex:sort=nr", 3, keys, hits, NULL);
+	ck_assert_msg(strstr(s, "\n{ common_pid: work            [         3], nr: 0 } hitcount:          7\n"), "%s", s);
+	free(s);
+	s = show("hist:keys=nr.buckets=4:sort=hitcount.descending", 3, keys, hits, NULL);
+	ck_assert_msg(strstr(s, "\n{ nr: ~ 3-6 } hitcount:          7\n{ nr: ~ 5-8 } hitcount:          2\n"), "%s", s);
+	free(s);
+}
+END_TEST
+
+static Suite *trigger_suite(void)
+{
+	Suite *s = suite_create("trigger");
+	TCase *tc = tcase_create("trigger");
+
+	tcase_add_test(tc, test_simple_triggers);
+	tcase_add_test(tc, test_hist_text);
+	tcase_add_test(tc, test_hist_errors);
+	tcase_add_test(tc, test_hist_show);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KP_SUITE(trigger_suite)

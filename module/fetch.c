@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "fetch.h"
@@ -49,6 +50,12 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
 	case KPMOD_FOP_RETVAL:
 		if (!is_return) {
 			NL_SET_ERR_MSG(extack, "$retval is only for return probes");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_DURATION:
+		if (!is_return) {
+			NL_SET_ERR_MSG(extack, "$duration is only for return probes");
 			return -EINVAL;
 		}
 		break;
@@ -125,6 +132,10 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 	}
 	if (i > 1 && (insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA)) {
 		NL_SET_ERR_MSG(extack, "$comm and immediate strings cannot be dereferenced");
+		return -EINVAL;
+	}
+	if (insns[0].op == KPMOD_FOP_DURATION && (i > 1 || insns[i].op != KPMOD_FOP_ST_RAW)) {
+		NL_SET_ERR_MSG(extack, "$duration is a number: stored as it is");
 		return -EINVAL;
 	}
 
@@ -240,6 +251,11 @@ static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 		if (ctx->entry && arg->entry_slot >= 0)
 			return ctx->entry[arg->entry_slot];
 		return kpmod_arch_arg(ctx->regs, in->param);
+	case KPMOD_FOP_DURATION:
+		/* The entry handler put the time of the call in its slot. */
+		if (ctx->entry && arg->entry_slot >= 0)
+			return ktime_get_mono_fast_ns() - ctx->entry[arg->entry_slot];
+		return 0;
 	case KPMOD_FOP_DATA:
 		return (unsigned long)arg->data;
 	}

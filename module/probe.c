@@ -178,6 +178,9 @@ static int kpmod_kretprobe_entry(struct kretprobe_instance *ri,
 
 	for (i = 0; i < p->nentry; i++)
 		entry[i] = kpmod_arch_arg(regs, p->entry_arg[i]);
+	/* Last: $duration counts from as close to the call as this gets. */
+	if (p->has_duration)
+		entry[p->nentry] = ktime_get_mono_fast_ns();
 	return 0;
 }
 
@@ -189,7 +192,7 @@ static int kpmod_kretprobe_handler(struct kretprobe_instance *ri,
 	struct kpmod_probe *p = container_of(kpmod_kretprobe_of(ri),
 					     struct kpmod_probe, rp);
 
-	kpmod_emit(p, regs, p->nentry ? (unsigned long *)ri->data : NULL,
+	kpmod_emit(p, regs, p->nentry || p->has_duration ? (unsigned long *)ri->data : NULL,
 		   (unsigned long)p->rp.kp.addr, kpmod_kretprobe_retaddr(ri),
 		   KPMOD_RECF_RETURN);
 	return 0;
@@ -250,6 +253,14 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 		if (p->kind == KPMOD_PROBE_RETURN && a->prog[0].op == KPMOD_FOP_ARG) {
 			a->entry_slot = p->nentry;
 			p->entry_arg[p->nentry++] = a->prog[0].param;
+		}
+	}
+	/* The time of the call goes after the captured arguments. */
+	p->has_duration = false;
+	for (i = 0; i < p->nargs; i++) {
+		if (p->args[i].prog[0].op == KPMOD_FOP_DURATION) {
+			p->args[i].entry_slot = p->nentry;
+			p->has_duration = true;
 		}
 	}
 	p->fixed_size = ALIGN(off, 8);
@@ -317,9 +328,9 @@ static int kpmod_probe_register_kernel(struct kpmod_probe *p)
 	kp->flags = KPROBE_FLAG_DISABLED;
 	if (p->kind == KPMOD_PROBE_RETURN) {
 		p->rp.handler = kpmod_kretprobe_handler;
-		if (p->nentry) {
+		if (p->nentry || p->has_duration) {
 			p->rp.entry_handler = kpmod_kretprobe_entry;
-			p->rp.data_size = p->nentry * sizeof(unsigned long);
+			p->rp.data_size = (p->nentry + p->has_duration) * sizeof(unsigned long);
 		}
 		p->rp.maxactive = p->maxactive;
 		return register_kretprobe(&p->rp);

@@ -41,6 +41,7 @@ struct kpmod_probe {
 	struct kpmod_arg *args;
 	u32 nentry;			/* $argN values captured at entry */
 	u32 entry_arg[KPMOD_MAX_ARGS];	/* their N */
+	bool has_duration;		/* $duration: the entry's time after them */
 	u32 bitmap_size;		/* fault bitmap bytes, 8-aligned */
 	u32 fixed_size;			/* argument slots bytes, 8-aligned */
 	bool has_strings;		/* record length known only after fetching */

@@ -332,6 +332,8 @@ enum kpmod_fetch_op {
 	KPMOD_FOP_MOD_BF,	/* value = (value << .lshift) >> .rshift, .size: container */
 	/* stage 5: loop */
 	KPMOD_FOP_LP_ARRAY,	/* .param: element count; repeat stage 2..4 per element */
+	/* stage 1, kpmod's: return probes only, ns from the function's entry */
+	KPMOD_FOP_DURATION,
 	__KPMOD_FOP_MAX,
 };
 

@@ -279,7 +279,7 @@ void kp_format_parse_err(FILE *f, const char *text,
  */
 enum {
 	I_NOP = 0, I_END, I_SYM,
-	I_REG, I_STACK, I_STACKP, I_RETVAL, I_IMM, I_COMM, I_ARG, I_DATA,
+	I_REG, I_STACK, I_STACKP, I_RETVAL, I_IMM, I_COMM, I_ARG, I_DATA, I_DURATION,
 	I_DEREF, I_UDEREF,
 	I_ST_RAW, I_ST_MEM, I_ST_UMEM, I_ST_STRING, I_ST_USTRING, I_ST_SYMSTR,
 	I_MOD_BF, I_LP_ARRAY,
@@ -315,6 +315,13 @@ static int parse_vars(struct pctx *pc, const char *var, struct kinsn *code,
 		if (!pc->is_return)
 			return ERR(pc, RETVAL_ON_PROBE, offs);
 		code->op = I_RETVAL;
+		return 0;
+	}
+	/* kpmod's: nanoseconds from the function's entry to this return. */
+	if (!strcmp(var, "duration")) {
+		if (!pc->is_return)
+			return ERR(pc, DURATION_ON_PROBE, offs);
+		code->op = I_DURATION;
 		return 0;
 	}
 	if (!strncmp(var, "stack", 5)) {
@@ -553,6 +560,7 @@ static void emit_prog(struct kp_arg_def *a, const struct kinsn *code)
 		[I_STACKP] = KPMOD_FOP_STACKP, [I_RETVAL] = KPMOD_FOP_RETVAL,
 		[I_IMM] = KPMOD_FOP_IMM, [I_COMM] = KPMOD_FOP_COMM,
 		[I_ARG] = KPMOD_FOP_ARG, [I_DATA] = KPMOD_FOP_DATA,
+		[I_DURATION] = KPMOD_FOP_DURATION,
 		[I_DEREF] = KPMOD_FOP_DEREF, [I_UDEREF] = KPMOD_FOP_UDEREF,
 		[I_ST_RAW] = KPMOD_FOP_ST_RAW, [I_ST_MEM] = KPMOD_FOP_ST_MEM,
 		[I_ST_UMEM] = KPMOD_FOP_ST_UMEM,
@@ -642,7 +650,8 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 		if (a->count || (t && strcmp(t, "string")))
 			return ERR(pc, STRING_ONLY, tpos);
 		find_type("string", &ti);
-	} else if (!find_type(t, &ti)) {
+	} else if (!find_type(!t && !strcmp(arg, "$duration") ? "u64" : t, &ti)) {
+		/* A duration is a number of nanoseconds: u64 unless typed. */
 		return ERR(pc, BAD_TYPE, tpos);
 	}
 	a->type = ti.type;

@@ -149,7 +149,8 @@ struct kp_probe_def {
 	E(DEREF_SUFFIX,		"Unexpected text after the dereference") \
 	E(TOO_MANY_ARGS,	"Too many arguments (max 128)")		\
 	E(DEF_TOO_LONG,		"Definition is too long (max 4095)")	\
-	E(DEL_EXTRA_ARGS,	"Delete takes only -:[GRP/]EVENT")
+	E(DEL_EXTRA_ARGS,	"Delete takes only -:[GRP/]EVENT")	\
+	E(DURATION_ON_PROBE,	"$duration is only for return probes")
 
 #define E(code, msg) KP_E_##code,
 enum kp_parse_errcode { KP_PARSE_ERRORS KP_E__COUNT };

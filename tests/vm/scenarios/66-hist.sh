@@ -140,6 +140,25 @@ seq 7000005 7000009 | diff - /tmp/v.txt || fail "enable_event: not the events fr
 grep -q ' pg: ' /tmp/t.txt && fail "pg, not enabled, recorded events"
 expect_rc 0 kpmod trigger kph/pg '!enable_event:kph:pg2'
 expect_rc 0 kpmod del kph/pg2
+expect_rc 0 kpmod add 'r:kph/pg2 find_task_by_vpid d=$duration'
+# $duration: a return probe's time since the call, here of 0.2 s sleeps,
+# as a hist value (min and max) and as a log2 latency histogram.
+expect_rc 0 kpmod add 'r:kph/sl hrtimer_nanosleep d=$duration'
+expect_rc 0 kpmod trigger kph/sl 'hist:keys=__probe_func.sym:vals=d.min,d.max if comm == "sleep"'
+expect_rc 0 kpmod trigger kph/pg2 'hist:keys=d.log2:vals=d if comm == "kph-work"'
+for i in 1 2 3; do sleep 0.2; done
+$W getpgid 100 7000000
+expect_rc 0 kpmod hist kph/sl
+set -- $(grep '^{ __probe_func: ' /tmp/.out | sed 's/.*hitcount://')
+[ "$1" -eq 3 ] || fail "3 sleeps, $1 in the table"
+[ "$3" -ge 200000000 ] && [ "$5" -lt 2000000000 ] || fail "0.2 s sleeps measured $3..$5 ns"
+expect_rc 0 kpmod hist kph/pg2
+expect_grep '^    Hits: 100$'
+grep '^{ d: ~ 2^' /tmp/.out | awk '{ if ($4 + 0 > 26) exit 1 }' || fail "a lookup took over 2^26 ns"
+expect_rc 0 kpmod trigger kph/sl '!hist:keys=__probe_func.sym:vals=d.min,d.max if comm == "sleep"'
+expect_rc 0 kpmod trigger kph/pg2 '!hist:keys=d.log2:vals=d if comm == "kph-work"'
+expect_rc 79 kpmod add 'p:kph/bad hrtimer_nanosleep d=$duration'
+expect_grep 'duration is only for return probes'
 expect_rc 0 kpmod clear
 unload_kpmod
 

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "filter_probe.h"
 #include "hist_print.h"
+#include "live.h"
 #include "session.h"
 #include "trigger.h"
 
@@ -183,15 +185,50 @@ static bool kp_hist_needs_syms(const struct kp_hist_spec *h)
 	return false;
 }
 
+struct kp_hist_opts {
+	bool graph;
+	unsigned int interval;		/* seconds; 0: print once */
+};
+
+/* Empties one hist table (its :clear). */
+static int kp_hist_clear(struct kp_nl *nl, const struct kp_probe_info *p,
+			 const struct kp_trigger_info *ti, const struct kp_hist_spec *h)
+{
+	struct kp_trigger_req req = { .group = p->group, .event = p->event };
+	struct kp_trigger *t = calloc(1, sizeof(*t));
+	struct kp_err e;
+	int ret;
+
+	if (!t) {
+		fprintf(stderr, "kpmod: hist: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	t->type = KPMOD_TRIGGER_HIST;
+	snprintf(t->text, sizeof(t->text), "%s", ti->text);
+	snprintf(t->filter, sizeof(t->filter), "%s", ti->filter);
+	t->hist = *h;
+	t->hist.action = KPMOD_HIST_CLEAR;
+	req.t = t;
+	ret = kp_trigger_set(nl, &req, &e);
+	if (ret) {
+		kp_err_about(&e, p->event);
+		ret = kp_fail("hist", &e);
+	}
+	free(t);
+	return ret;
+}
+
 /* One hist trigger's table; @first: no blank lines before it. */
 static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		       const struct kp_trigger_info *t, const struct kp_filter_fields *ff,
-		       bool first, struct kp_ksyms *ks, bool *ks_loaded)
+		       bool first, const struct kp_hist_opts *o, struct kp_ksyms *ks,
+		       bool *ks_loaded)
 {
 	char info[KP_TRIGGER_TEXT_MAX + KPMOD_MAX_FILTER_TEXT + 64];
 	struct kp_hist_spec h;
 	struct kp_hist_data d;
 	struct kp_err e;
+	int ret = 0;
 
 	if (kp_hist_spec_of(t->text, ff, &h)) {
 		fprintf(stderr, "kpmod: hist: %s/%s: cannot read back '%s'\n", p->group, p->event,
@@ -210,27 +247,82 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		kp_hist_data_free(&d);
 		return KP_EXIT_ERROR;
 	}
-	kp_trigger_line(info, sizeof(info), t, ff);
-	if (!first)
-		fputs("\n\n", stdout);
-	kp_hist_show(stdout, &h, info, &d, *ks_loaded ? ks : NULL);
+	/* Cleared right after the read: an interval counts from there. */
+	if (o->interval)
+		ret = kp_hist_clear(nl, p, t, &h);
+	if (o->graph) {
+		kp_hist_graph(stdout, &h, &d);
+	} else {
+		kp_trigger_line(info, sizeof(info), t, ff);
+		if (!first)
+			fputs("\n\n", stdout);
+		kp_hist_show(stdout, &h, info, &d, *ks_loaded ? ks : NULL);
+	}
 	kp_hist_data_free(&d);
-	return 0;
+	return ret;
+}
+
+/* Every hist table of @p once; KP_EXIT_REFUSED if it has none. */
+static int kp_hist_all(struct kp_nl *nl, const struct kp_probe_info *p,
+		       const struct kp_filter_fields *ff, const struct kp_hist_opts *o,
+		       struct kp_ksyms *ks, bool *ks_loaded)
+{
+	bool first = true;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < p->ntriggers; i++) {
+		if (p->triggers[i].type != KPMOD_TRIGGER_HIST)
+			continue;
+		ret = kp_hist_one(nl, p, &p->triggers[i], ff, first, o, ks, ks_loaded);
+		first = false;
+	}
+	if (first) {
+		fprintf(stderr, "kpmod: hist: %s/%s has no hist trigger (kpmod trigger %s/%s "
+			"'hist:keys=...')\n", p->group, p->event, p->group, p->event);
+		ret = KP_EXIT_REFUSED;
+	}
+	fflush(stdout);
+	return ret;
+}
+
+static int kp_hist_options(int argc, char **argv, struct kp_hist_opts *o, const char **event)
+{
+	char *end;
+	int i;
+
+	*event = NULL;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--graph")) {
+			o->graph = true;
+		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
+			o->interval = (unsigned int)strtoul(argv[++i], &end, 10);
+			if (*end || !o->interval || o->interval > 86400)
+				return -1;
+		} else if (argv[i][0] != '-' && !*event) {
+			*event = argv[i];
+		} else {
+			return -1;
+		}
+	}
+	return *event ? 0 : -1;
 }
 
 int kp_cmd_hist(int argc, char **argv)
 {
+	struct kp_hist_opts o = { 0 };
 	struct kp_ksyms ks = { 0 };
-	bool ks_loaded = false, first = true;
+	bool ks_loaded = false;
 	const struct kp_probe_info *p;
 	struct kp_filter_fields *ff;
 	struct kp_probe_list l;
+	const char *event;
 	struct kp_nl nl;
-	unsigned int i;
+	struct kp_err e;
 	int ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: kpmod hist EVENT|GROUP/EVENT\n");
+	if (kp_hist_options(argc, argv, &o, &event)) {
+		fprintf(stderr, "usage: kpmod hist [--graph] [--interval SECONDS] EVENT|GROUP/EVENT\n");
 		return KP_EXIT_USAGE;
 	}
 	ff = malloc(sizeof(*ff));
@@ -238,22 +330,30 @@ int kp_cmd_hist(int argc, char **argv)
 		fprintf(stderr, "kpmod: hist: out of memory\n");
 		return KP_EXIT_ERROR;
 	}
-	ret = kp_trigger_session("hist", argv[1], &nl, &l, &p);
+	if (o.interval)
+		kp_catch_signals();
+	ret = kp_trigger_session("hist", event, &nl, &l, &p);
 	if (ret) {
 		free(ff);
 		return ret;
 	}
 	kp_filter_fields_of(p, ff);
-	for (i = 0; !ret && i < p->ntriggers; i++) {
-		if (p->triggers[i].type != KPMOD_TRIGGER_HIST)
-			continue;
-		ret = kp_hist_one(&nl, p, &p->triggers[i], ff, first, &ks, &ks_loaded);
-		first = false;
-	}
-	if (first) {
-		fprintf(stderr, "kpmod: hist: %s/%s has no hist trigger (kpmod trigger %s "
-			"'hist:keys=...')\n", p->group, p->event, argv[1]);
-		ret = KP_EXIT_REFUSED;
+	if (!o.interval)
+		ret = kp_hist_all(&nl, p, ff, &o, &ks, &ks_loaded);
+	while (o.interval && !ret && !kp_stop) {
+		/* As bpftrace's interval:s:N { print(@); clear(@); }, until Ctrl-C. */
+		sleep(o.interval);
+		if (kp_stop)
+			break;
+		ret = kp_hist_all(&nl, p, ff, &o, &ks, &ks_loaded);
+		/* The triggers' counts and hits changed: list them again. */
+		kp_probe_list_free(&l);
+		if (!ret && kp_probe_list_get(&nl, &l, &e))
+			ret = kp_fail("hist", &e);
+		if (!ret && !(p = kp_probe_list_find_name(&l, event, &(const char *){ NULL }))) {
+			fprintf(stderr, "kpmod: hist: '%s' is gone\n", event);
+			ret = KP_EXIT_REFUSED;
+		}
 	}
 	if (ks_loaded)
 		kp_ksyms_free(&ks);

@@ -213,3 +213,97 @@ void kp_hist_show(FILE *out, const struct kp_hist_spec *h, const char *info,
 		d->hits, v ? d->n : 0, d->drops);
 	free(v);
 }
+
+/* bpftrace's hist() labels: 1024 and up in K, M, G, T, P, E when exact. */
+static void kp_graph_num(char *buf, size_t len, uint64_t v, bool suffix)
+{
+	static const char units[] = "KMGTPE";
+	int u = -1;
+
+	while (suffix && v >= 1024 && !(v % 1024) && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u >= 0)
+		snprintf(buf, len, "%" PRIu64 "%c", v, units[u]);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* One row as bpftrace's text output: label, count, a bar of 52. */
+static void kp_graph_row(FILE *out, const char *label, uint64_t count, uint64_t max)
+{
+	int bar = max ? (int)((float)count / (float)max * 52) : 0;
+
+	fprintf(out, "%-16s%8" PRIu64 " |%.*s%*s|\n", label, count, bar,
+		"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@", 52 - bar, "");
+}
+
+/* The count of @key (a log2 power or a bucket's start) in @v, or 0. */
+static uint64_t kp_graph_count(const struct kpmod_hist_entry **v, size_t n,
+			       const struct kp_hist_key_def *k, uint64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (kp_key_u64(v[i], k) == key)
+			return v[i]->vals[0];
+	return 0;
+}
+
+void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d)
+{
+	const struct kp_hist_key_def *k = &h->keys[0];
+	bool graph = h->nkeys == 1 && (k->show == KP_HIST_SHOW_LOG2 ||
+				       k->show == KP_HIST_SHOW_BUCKETS);
+	struct kp_hist_spec by = *h;
+	const struct kpmod_hist_entry **v;
+	uint64_t lo = UINT64_MAX, hi = 0, max = 0, key, step, c;
+	char label[80], a[32], b[32];
+	size_t i;
+	unsigned int j;
+
+	/* Maps: ascending by count, as bpftrace prints them. */
+	by.nsort = 1;
+	by.sort[0] = (struct kp_hist_sort){ .field = graph ? -1 : 0 };
+	v = kp_hist_sorted(&by, d);
+	if (!v)
+		return;
+	fprintf(out, "@%s:\n", graph ? k->name : "");
+	for (i = 0; !graph && i < d->n; i++) {
+		fputs("@[", out);
+		for (j = 0; j < h->nkeys; j++) {
+			fputs(j ? ", " : "", out);
+			kp_print_key(out, &h->keys[j], v[i], NULL);
+		}
+		fprintf(out, "]: %" PRIu64 "\n", (uint64_t)v[i]->vals[0]);
+	}
+	for (i = 0; graph && i < d->n; i++) {
+		key = kp_key_u64(v[i], k);
+		lo = key < lo ? key : lo;
+		hi = key > hi ? key : hi;
+		max = v[i]->vals[0] > max ? v[i]->vals[0] : max;
+	}
+	step = k->show == KP_HIST_SHOW_LOG2 ? 1 : k->mod.buckets;
+	for (key = lo; graph && d->n && key <= hi; key += step) {
+		c = kp_graph_count(v, d->n, k, key);
+		if (k->show == KP_HIST_SHOW_BUCKETS) {
+			kp_graph_num(a, sizeof(a), key, false);
+			kp_graph_num(b, sizeof(b), key + step, false);
+			snprintf(label, sizeof(label), "[%s, %s)", a, b);
+		} else if (key == 0) {
+			/* The kernel's .log2 puts 0 and 1 in bucket 0. */
+			snprintf(label, sizeof(label), "[0, 1]");
+		} else {
+			/* Bucket k holds (2^(k-1), 2^k]: roundup_pow_of_two. */
+			kp_graph_num(a, sizeof(a), 1ULL << (key - 1), true);
+			kp_graph_num(b, sizeof(b), key < 64 ? 1ULL << key : UINT64_MAX, true);
+			snprintf(label, sizeof(label), "(%s, %s]", a, b);
+		}
+		kp_graph_row(out, label, c, max);
+		if (key > UINT64_MAX - step)
+			break;
+	}
+	fputs("\n", out);
+	free(v);
+}

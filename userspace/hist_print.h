@@ -17,6 +17,14 @@
 void kp_hist_show(FILE *out, const struct kp_hist_spec *h, const char *info,
 		  const struct kp_hist_data *d, const struct kp_ksyms *ks);
 
+/*
+ * bpftrace's text output for the table: with one .log2 or .buckets=N key,
+ * hist()/lhist() rows (every bucket from the lowest to the highest, bars
+ * scaled to 52 columns); otherwise a map, "@[key, ...]: hitcount",
+ * ascending.  A .log2 row is the kernel's bucket (2^(k-1), 2^k].
+ */
+void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d);
+
 /* The entries of @d in the spec's order: an array of n pointers, malloc'd. */
 const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,
 					       const struct kp_hist_data *d);

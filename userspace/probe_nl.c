@@ -294,7 +294,9 @@ static int kp_fill_trigger(struct nl_msg *msg, void *arg)
 			return -NLE_NOMEM;
 		return 0;
 	}
-	if (r->filter && kp_fill_filter(msg, (void *)r->filter) < 0)
+	/* Its filter: compiled for a new trigger; its text names an existing one. */
+	if (r->filter ? kp_fill_filter(msg, (void *)r->filter) < 0 :
+	    t->filter[0] && nla_put_string(msg, KPMOD_A_FILTER_TEXT, t->filter))
 		return -NLE_NOMEM;
 	if (t->type == KPMOD_TRIGGER_HIST) {
 		for (i = 0; i < h->nkeys; i++)

@@ -238,6 +238,85 @@ START_TEST(test_hist_show)
 }
 END_TEST
 
+/* kp_hist_graph() on the table show() builds. */
+static char *graph(const char *text, size_t n, const uint64_t *keys, const uint64_t *hits)
+{
+	struct kp_filter_fields *ff = fields(KPMOD_PROBE_ENTRY);
+	struct kp_trigger *t = parse_ok(text);
+	struct kp_hist_data d = { .key_size = t->hist.key_size, .n = n };
+	char *buf = NULL;
+	size_t i, len = 0;
+	FILE *out;
+
+	d.entry_size = sizeof(struct kpmod_hist_entry) + d.key_size;
+	d.entries = calloc(n, d.entry_size);
+	ck_assert(d.entries);
+	for (i = 0; i < n; i++) {
+		struct kpmod_hist_entry *e = (void *)(d.entries + i * d.entry_size);
+
+		e->vals[0] = hits[i];
+		memcpy(e->key, &keys[i], 8);
+	}
+	out = open_memstream(&buf, &len);
+	ck_assert(out);
+	kp_hist_graph(out, &t->hist, &d);
+	fclose(out);
+	free(d.entries);
+	free(t);
+	free(ff);
+	return buf;
+}
+
+static void same(const char *got, const char *want)
+{
+	if (strcmp(got, want))
+		fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
+	ck_assert(!strcmp(got, want));
+}
+
+START_TEST(test_hist_graph)
+{
+	const uint64_t pow[] = { 14, 12, 0 }, hits[] = { 10, 5, 1 };
+	const uint64_t lin[] = { 20, 0 }, lhits[] = { 3, 6 };
+	const uint64_t two[] = { 7, 9 };
+	char *s;
+
+	/* bpftrace's rows: label in 16, count in 8, a bar of 52; empty buckets too. */
+	s = graph("hist:keys=len.log2", 3, pow, hits);
+	same(s,
+		"@len:\n"
+		"[0, 1]                 1 |@@@@@                                               |\n"
+		"(1, 2]                 0 |                                                    |\n"
+		"(2, 4]                 0 |                                                    |\n"
+		"(4, 8]                 0 |                                                    |\n"
+		"(8, 16]                0 |                                                    |\n"
+		"(16, 32]               0 |                                                    |\n"
+		"(32, 64]               0 |                                                    |\n"
+		"(64, 128]              0 |                                                    |\n"
+		"(128, 256]             0 |                                                    |\n"
+		"(256, 512]             0 |                                                    |\n"
+		"(512, 1K]              0 |                                                    |\n"
+		"(1K, 2K]               0 |                                                    |\n"
+		"(2K, 4K]               5 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"(4K, 8K]               0 |                                                    |\n"
+		"(8K, 16K]             10 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"\n");
+	free(s);
+	s = graph("hist:keys=len.buckets=10", 2, lin, lhits);
+	same(s,
+		"@len:\n"
+		"[0, 10)                6 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[10, 20)               0 |                                                    |\n"
+		"[20, 30)               3 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		"\n");
+	free(s);
+	/* Any other key: a map, ascending by count. */
+	s = graph("hist:keys=len", 2, two, lhits + 0);
+	same(s, "@:\n@[len:          7]: 3\n@[len:          9]: 6\n\n");
+	free(s);
+}
+END_TEST
+
 static Suite *trigger_suite(void)
 {
 	Suite *s = suite_create("trigger");
@@ -247,6 +326,7 @@ static Suite *trigger_suite(void)
 	tcase_add_test(tc, test_hist_text);
 	tcase_add_test(tc, test_hist_errors);
 	tcase_add_test(tc, test_hist_show);
+	tcase_add_test(tc, test_hist_graph);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -155,6 +155,25 @@ set -- $(grep '^{ __probe_func: ' /tmp/.out | sed 's/.*hitcount://')
 expect_rc 0 kpmod hist kph/pg2
 expect_grep '^    Hits: 100$'
 grep '^{ d: ~ 2^' /tmp/.out | awk '{ if ($4 + 0 > 26) exit 1 }' || fail "a lookup took over 2^26 ns"
+# As bpftrace draws it: one row per bucket, counts adding up to the hits.
+expect_rc 0 kpmod hist --graph kph/pg2
+expect_grep '^@d:$'
+[ "$(grep '^[[(]' /tmp/.out | awk '{ n += $3 } END { print n }')" -eq 100 ] ||
+	fail "--graph rows do not add up to 100"
+# --interval: printed and cleared every second; the intervals add up.
+kpmod hist --interval 1 kph/pg2 >/tmp/iv.txt 2>&1 &
+ipid=$!
+sleep 1.5
+$W getpgid 30 7000000
+sleep 1
+$W getpgid 20 7000000
+sleep 1.5
+kill -INT $ipid
+wait $ipid || fail "hist --interval exited $?"
+cat /tmp/iv.txt
+[ "$(grep -c '^# event histogram' /tmp/iv.txt)" -ge 3 ] || fail "fewer than 3 intervals printed"
+[ "$(grep '^    Hits: ' /tmp/iv.txt | awk '{ n += $2 } END { print n }')" -eq 150 ] ||
+	fail "the intervals' hits do not add up to 100 + 30 + 20"
 expect_rc 0 kpmod trigger kph/sl '!hist:keys=__probe_func.sym:vals=d.min,d.max if comm == "sleep"'
 expect_rc 0 kpmod trigger kph/pg2 '!hist:keys=d.log2:vals=d if comm == "kph-work"'
 expect_rc 79 kpmod add 'p:kph/bad hrtimer_nanosleep d=$duration'

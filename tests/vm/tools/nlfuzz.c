@@ -302,6 +302,151 @@ static void check(const char *name, bool ok, const char *detail)
 
 static const char *quiet_sym = "kpmod_fuzz_none";
 
+/* A trigger on fuzz/@event: @type, @text, then the caller's attributes. */
+static struct nl_msg *trigger_msg(const char *event, uint32_t type, const char *text)
+{
+	struct nl_msg *msg = new_msg(KPMOD_CMD_TRIGGER);
+
+	nla_put_string(msg, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(msg, KPMOD_A_PROBE_EVENT, event);
+	if (type)
+		nla_put_u32(msg, KPMOD_A_TRIGGER_TYPE, type);
+	if (text)
+		nla_put_string(msg, KPMOD_A_TRIGGER_TEXT, text);
+	return msg;
+}
+
+static struct kpmod_hist_field HF(uint16_t field, uint16_t flags, uint64_t buckets)
+{
+	struct kpmod_hist_field f = { .field = field, .flags = flags, .buckets = buckets };
+
+	return f;
+}
+
+/* A hist on fuzz/ok1 with @nk keys, @nv values and @size. */
+static struct nl_msg *hist_msg(const char *text, const struct kpmod_hist_field *k, int nk,
+			       const struct kpmod_hist_field *v, int nv, uint32_t size)
+{
+	struct nl_msg *m = trigger_msg("ok1", KPMOD_TRIGGER_HIST, text);
+
+	if (k)
+		nla_put(m, KPMOD_A_HIST_KEYS, nk * sizeof(*k), k);
+	if (v)
+		nla_put(m, KPMOD_A_HIST_VALS, nv * sizeof(*v), v);
+	if (size)
+		nla_put_u32(m, KPMOD_A_HIST_SIZE, size);
+	return m;
+}
+
+/* Triggers the module must refuse on fuzz/ok1 (one x64 argument), then valid ones. */
+static void run_trigger_cases(void)
+{
+	struct kpmod_hist_field k[4], v[3];
+	struct kpmod_filter_pred p = P(KPMOD_FILTER_EQ, 0, 1);
+	struct nl_msg *m;
+	char text[32];
+	int i;
+
+	k[0] = HF(0, 0, 0);
+	expect("trigger without a type", trigger_msg("ok1", 0, "t"), EINVAL);
+	expect("trigger type past the last", trigger_msg("ok1", 99, "t"), ERANGE);
+	expect("trigger with an empty text", trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, ""), EINVAL);
+	expect("trigger on a missing event", trigger_msg("nosuch", KPMOD_TRIGGER_TRACEON, "t"),
+	       ENOENT);
+	expect("hist without keys", hist_msg("h", NULL, 0, NULL, 0, 128), EINVAL);
+	k[1] = k[2] = k[3] = k[0];
+	expect("hist with 4 keys", hist_msg("h", k, 4, NULL, 0, 128), ERANGE);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_HIST, "h");
+	nla_put(m, KPMOD_A_HIST_KEYS, sizeof(k[0]) - 1, k);
+	nla_put_u32(m, KPMOD_A_HIST_SIZE, 128);
+	expect("hist key of a partial entry", m, EINVAL);
+	expect("hist without a size", hist_msg("h", k, 1, NULL, 0, 0), EINVAL);
+	expect("hist size not a power of two", hist_msg("h", k, 1, NULL, 0, 129), EINVAL);
+	expect("hist size below 128", hist_msg("h", k, 1, NULL, 0, 64), EINVAL);
+	expect("hist size above 131072", hist_msg("h", k, 1, NULL, 0, 262144), EINVAL);
+	k[0] = HF(1, 0, 0);
+	expect("hist key past the arguments", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(KPMOD_FIELD_PROBE_RET_IP, 0, 0);
+	expect("hist key of a return field", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, 0, 0);
+	k[0].__reserved = 1;
+	expect("hist key with reserved bits", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, 0x0800, 0);
+	expect("hist key with an unknown flag", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, KPMOD_HIST_F_LOG2 | KPMOD_HIST_F_BUCKETS, 4);
+	expect("hist key log2 and buckets", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, KPMOD_HIST_F_BUCKETS, 0);
+	expect("hist buckets of width 0", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, 0, 8);
+	expect("hist width without buckets", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, KPMOD_HIST_F_EXECNAME, 0);
+	expect("hist execname of an argument", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(KPMOD_FIELD_STACKTRACE, KPMOD_HIST_F_LOG2, 0);
+	expect("hist stack with log2", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(KPMOD_FIELD_COMM, KPMOD_HIST_F_LOG2, 0);
+	expect("hist string key with log2", hist_msg("h", k, 1, NULL, 0, 128), EINVAL);
+	k[0] = HF(0, 0, 0);
+	v[0] = v[1] = v[2] = HF(0, 0, 0);
+	expect("hist with 3 values", hist_msg("h", k, 1, v, 3, 128), ERANGE);
+	v[0] = HF(KPMOD_FIELD_COMM, 0, 0);
+	expect("hist value of a string", hist_msg("h", k, 1, v, 1, 128), EINVAL);
+	v[0] = HF(0, KPMOD_HIST_F_LOG2, 0);
+	expect("hist value with log2", hist_msg("h", k, 1, v, 1, 128), EINVAL);
+	v[0] = HF(0, KPMOD_HIST_F_MAX | KPMOD_HIST_F_MIN, 0);
+	expect("hist value max and min", hist_msg("h", k, 1, v, 1, 128), EINVAL);
+	m = hist_msg("h", k, 1, NULL, 0, 128);
+	nla_put_u32(m, KPMOD_A_TRIGGER_COUNT, 3);
+	expect("hist with a count", m, EINVAL);
+	m = hist_msg("h", k, 1, NULL, 0, 128);
+	nla_put_u32(m, KPMOD_A_HIST_ACTION, 9);
+	expect("hist action past the last", m, ERANGE);
+	m = hist_msg("h", k, 1, NULL, 0, 128);
+	nla_put_u32(m, KPMOD_A_HIST_ACTION, KPMOD_HIST_CLEAR);
+	expect("clear of a missing hist", m, ENOENT);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, "traceon");
+	nla_put_u32(m, KPMOD_A_HIST_SIZE, 128);
+	expect("traceon with a hist size", m, EINVAL);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, "traceon");
+	nla_put_string(m, KPMOD_A_TRIGGER_TARGET_EVENT, "ok1");
+	expect("traceon with a target", m, EINVAL);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, "traceon");
+	nla_put_u32(m, KPMOD_A_TRIGGER_COUNT, 0x80000000);
+	expect("count too large", m, ERANGE);
+	expect("enable_event without a target",
+	       trigger_msg("ok1", KPMOD_TRIGGER_ENABLE_EVENT, "enable_event"), EINVAL);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_ENABLE_EVENT, "enable_event:fuzz:nosuch");
+	nla_put_string(m, KPMOD_A_TRIGGER_TARGET_GROUP, "fuzz");
+	nla_put_string(m, KPMOD_A_TRIGGER_TARGET_EVENT, "nosuch");
+	expect("enable_event of a missing event", m, ENOENT);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF, "traceoff");
+	p.target = 0;
+	nla_put_string(m, KPMOD_A_FILTER_TEXT, "(fuzz)");
+	nla_put(m, KPMOD_A_FILTER_PROG, sizeof(p), &p);
+	expect("trigger with a bad filter", m, EINVAL);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF, "traceoff");
+	nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
+	expect("remove a missing trigger", m, ENOENT);
+	check("the refusals left the probe alone", nr_probes() == 1, NULL);
+
+	/* Valid: 16 hists, a 17th refused; the probe busy until they go. */
+	for (i = 0; i < KPMOD_MAX_TRIGGERS; i++) {
+		snprintf(text, sizeof(text), "h%d", i);
+		k[0] = HF(i % 2 ? 0 : KPMOD_FIELD_PID, i % 4 == 1 ? KPMOD_HIST_F_LOG2 : 0, 0);
+		v[0] = HF(0, i % 3 == 1 ? KPMOD_HIST_F_MAX : 0, 0);
+		expect("valid hist", hist_msg(text, k, 1, v, 1, 128 << (i % 4)), 0);
+	}
+	expect("a 17th trigger", trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, "traceon"), ENOSPC);
+	expect("the same hist again", hist_msg("h0", k, 1, v, 1, 128), EEXIST);
+	expect("delete a probe with triggers", select_msg(KPMOD_CMD_PROBE_DEL, 1,
+		(const char *const[]){ "fuzz", "ok1" }, NULL), EBUSY);
+	for (i = 0; i < KPMOD_MAX_TRIGGERS; i++) {
+		snprintf(text, sizeof(text), "h%d", i);
+		m = trigger_msg("ok1", KPMOD_TRIGGER_HIST, text);
+		nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
+		expect("remove a hist", m, 0);
+	}
+}
+
 static void run_cases(void)
 {
 	struct nl_msg *m;
@@ -509,6 +654,7 @@ static void run_cases(void)
 		       ENOENT);
 		check("the present one is still there", nr_probes() == 1, NULL);
 		run_filter_cases();
+		run_trigger_cases();
 		expect("delete it", select_msg(KPMOD_CMD_PROBE_DEL, 1, two, NULL), 0);
 	}
 }
@@ -589,8 +735,9 @@ static void run_random(int n, unsigned int seed)
 		struct nl_msg *m;
 		int nattrs = rand() % 6;
 
-		/* Never enable or clear at random: keep it to refusals. */
-		if (cmd == KPMOD_CMD_PROBE_ENABLE || cmd == KPMOD_CMD_CLEAR)
+		/* Never enable, clear or stop tracing at random: keep it to refusals. */
+		if (cmd == KPMOD_CMD_PROBE_ENABLE || cmd == KPMOD_CMD_CLEAR ||
+		    cmd == KPMOD_CMD_TRACING)
 			cmd = KPMOD_CMD_PROBE_ADD;
 		m = new_msg(cmd);
 		for (j = 0; j < nattrs; j++) {

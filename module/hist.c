@@ -31,8 +31,10 @@
 /* The most memory one table may take: about the kernel's largest. */
 #define KPMOD_HIST_MAX_BYTES	(128U << 20)
 
-/* Frames captured before kpmod's own are cut from the top. */
+/* Frames captured before the handler's own are cut from the top. */
 #define KPMOD_HIST_STACK_SCAN	(KPMOD_HIST_STACK_DEPTH + 16)
+/* A frame this close past the probe's address is in the probed function. */
+#define KPMOD_HIST_NEAR_PROBE	16
 
 /*
  * A handler's key and stack, built here.  Only a handler that holds its
@@ -290,13 +292,25 @@ static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
 	return NULL;
 }
 
-/* The stack of the probed function: kpmod's own frames cut from the top. */
-static void kpmod_hist_stack(u64 *out)
+/*
+ * The stack as bpftrace's kstack gives it: from the probed function down,
+ * the frames of kpmod and of the kprobe machinery above it cut.  A frame
+ * in the probed function is the return address of its ftrace call or the
+ * breakpoint's address: a few bytes past @at.  Without one (a return
+ * probe runs after the function), only kpmod's own frames are cut.
+ */
+static void kpmod_hist_stack(u64 *out, unsigned long at)
 {
 	unsigned long *frames = this_cpu_ptr(kpmod_hist_stackbuf);
 	unsigned int n, i = 0, j;
 
 	n = stack_trace_save(frames, KPMOD_HIST_STACK_SCAN, 0);
+	for (j = 0; j < n; j++) {
+		if (frames[j] - at < KPMOD_HIST_NEAR_PROBE) {
+			i = j;
+			break;
+		}
+	}
 	while (i < n && within_module(frames[i], THIS_MODULE))
 		i++;
 	for (j = 0; j < KPMOD_HIST_STACK_DEPTH && i < n; j++, i++)
@@ -311,7 +325,7 @@ static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct 
 	u64 v;
 
 	if (k->field == KPMOD_FIELD_STACKTRACE) {
-		kpmod_hist_stack((u64 *)dst);
+		kpmod_hist_stack((u64 *)dst, (unsigned long)p->rp.kp.addr);
 		return;
 	}
 	if (kpmod_field_kind(p, k->field) == KPMOD_FK_STR) {

@@ -251,7 +251,7 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	if (o->interval)
 		ret = kp_hist_clear(nl, p, t, &h);
 	if (o->graph) {
-		kp_hist_graph(stdout, &h, &d);
+		kp_hist_graph(stdout, &h, &d, *ks_loaded ? ks : NULL);
 	} else {
 		kp_trigger_line(info, sizeof(info), t, ff);
 		if (!first)

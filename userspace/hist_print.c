@@ -136,7 +136,7 @@ static uint32_t kp_percent(uint64_t val, uint64_t total)
 }
 
 static void kp_print_val(FILE *out, const struct kp_hist_key_def *k, uint64_t v,
-			 uint64_t total, uint64_t max)
+			 uint64_t hits, uint64_t total, uint64_t max)
 {
 	uint32_t pc, len, i;
 	char bar[21];
@@ -168,6 +168,9 @@ static void kp_print_val(FILE *out, const struct kp_hist_key_def *k, uint64_t v,
 	case KP_HIST_SHOW_MIN:
 		fprintf(out, " %s.%s: %10" PRIu64, k->name,
 			k->show == KP_HIST_SHOW_MAX ? "max" : "min", v);
+		break;
+	case KP_HIST_SHOW_AVG:
+		fprintf(out, " %s.avg: %10" PRIu64, k->name, hits ? v / hits : 0);
 		break;
 	default:
 		fprintf(out, " %s: %10" PRIu64, k->name, v);
@@ -205,7 +208,8 @@ void kp_hist_show(FILE *out, const struct kp_hist_spec *h, const char *info,
 		fprintf(out, " hitcount: %10" PRIu64, (uint64_t)v[i]->vals[0]);
 		for (j = 0; j < h->nvals; j++) {
 			fputs(" ", out);
-			kp_print_val(out, &h->vals[j], v[i]->vals[1 + j], total[1 + j], max[1 + j]);
+			kp_print_val(out, &h->vals[j], v[i]->vals[1 + j], v[i]->vals[0],
+				     total[1 + j], max[1 + j]);
 		}
 		fputs("\n", out);
 	}
@@ -251,7 +255,8 @@ static uint64_t kp_graph_count(const struct kpmod_hist_entry **v, size_t n,
 	return 0;
 }
 
-void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d)
+void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d,
+		   const struct kp_ksyms *ks)
 {
 	const struct kp_hist_key_def *k = &h->keys[0];
 	bool graph = h->nkeys == 1 && (k->show == KP_HIST_SHOW_LOG2 ||
@@ -274,7 +279,7 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 		fputs("@[", out);
 		for (j = 0; j < h->nkeys; j++) {
 			fputs(j ? ", " : "", out);
-			kp_print_key(out, &h->keys[j], v[i], NULL);
+			kp_print_key(out, &h->keys[j], v[i], ks);
 		}
 		fprintf(out, "]: %" PRIu64 "\n", (uint64_t)v[i]->vals[0]);
 	}

@@ -23,7 +23,8 @@ void kp_hist_show(FILE *out, const struct kp_hist_spec *h, const char *info,
  * scaled to 52 columns); otherwise a map, "@[key, ...]: hitcount",
  * ascending.  A .log2 row is the kernel's bucket (2^(k-1), 2^k].
  */
-void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d);
+void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d,
+		   const struct kp_ksyms *ks);
 
 /* The entries of @d in the spec's order: an array of n pointers, malloc'd. */
 const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,

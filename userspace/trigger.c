@@ -31,6 +31,7 @@ static const char *const kp_hist_show_names[] = {
 	[KP_HIST_SHOW_GRAPH] = "graph",
 	[KP_HIST_SHOW_MAX] = "max",
 	[KP_HIST_SHOW_MIN] = "min",
+	[KP_HIST_SHOW_AVG] = "avg",
 };
 
 struct kp_hist_ctx {
@@ -141,6 +142,8 @@ static int kp_hist_field(struct kp_hist_ctx *c, char *str, bool is_key,
 			d->show = KP_HIST_SHOW_MAX;
 		} else if (!strcmp(modifier, "min") && !is_key) {
 			d->show = KP_HIST_SHOW_MIN;
+		} else if (!strcmp(modifier, "avg") && !is_key) {
+			d->show = KP_HIST_SHOW_AVG;
 		} else {
 bad_modifier:
 			kp_err(c->err, c->cmd, bad ? bad : modifier, "Invalid field modifier");

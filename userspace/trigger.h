@@ -12,7 +12,7 @@
  * their messages and error positions.  A hist key is a field with at most
  * one modifier (.hex .sym .sym-offset .execname .log2 .buckets=N .usecs)
  * or "stacktrace"; a value is a numeric field (.hex, .percent, .graph
- * print it differently; kpmod adds .max and .min).
+ * print it differently; kpmod adds .max, .min and .avg).
  */
 #ifndef KPMOD_TRIGGER_H
 #define KPMOD_TRIGGER_H
@@ -39,6 +39,7 @@ enum kp_hist_show {
 	KP_HIST_SHOW_GRAPH,
 	KP_HIST_SHOW_MAX,	/* kpmod's */
 	KP_HIST_SHOW_MIN,	/* kpmod's */
+	KP_HIST_SHOW_AVG,	/* kpmod's: the sum over hitcount */
 };
 
 struct kp_hist_key_def {

@@ -123,6 +123,7 @@ START_TEST(test_hist_text)
 	       "hist:keys=nr.buckets=10,path:vals=hitcount,len.hex,len.percent:sort=hitcount:size=2048 [active]\n");
 	listed("hist:keys=len.sym-offset,__probe_ip.sym:vals=len.max,len.min",
 	       "hist:keys=len.sym-offset,__probe_ip.sym:vals=hitcount,len.max,len.min:sort=hitcount:size=2048 [active]\n");
+	listed("hist:keys=nr:vals=len.avg", "hist:keys=nr:vals=hitcount,len.avg:sort=hitcount:size=2048 [active]\n");
 	/* cpu: by its name in entries and sort, common_cpu in the trigger. */
 	listed("hist:keys=cpu:sort=cpu", "hist:keys=common_cpu:vals=hitcount:sort=common_cpu:size=2048 [active]\n");
 	t = parse_ok("hist:keys=cpu,stacktrace:sort=cpu");
@@ -229,6 +230,9 @@ START_TEST(test_hist_show)
 	ck_assert_msg(strstr(s, "\n{ nr: ~ 2^9  } hitcount:          1  len (%):  22.50  len: ########            \n"
 			     "{ nr: ~ 2^5  } hitcount:          2  len (%):  25.00  len: #########           \n"), "%s", s);
 	free(s);
+	s = show("hist:keys=nr:vals=len.avg:sort=nr", 3, keys, hits, vals);
+	ck_assert_msg(strstr(s, "\n{ nr:          3 } hitcount:          7  len.avg:          3\n"), "%s", s);
+	free(s);
 	s = show("hist:keys=common_pid.execname,nr.hex:sort=nr", 3, keys, hits, NULL);
 	ck_assert_msg(strstr(s, "\n{ common_pid: work            [         3], nr: 0 } hitcount:          7\n"), "%s", s);
 	free(s);
@@ -259,7 +263,7 @@ static char *graph(const char *text, size_t n, const uint64_t *keys, const uint6
 	}
 	out = open_memstream(&buf, &len);
 	ck_assert(out);
-	kp_hist_graph(out, &t->hist, &d);
+	kp_hist_graph(out, &t->hist, &d, NULL);
 	fclose(out);
 	free(d.entries);
 	free(t);

@@ -70,6 +70,49 @@ ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' per_hit "getppid, 6 args"
 ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
 	per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
 
+# The hist trigger's per-hit cost: keys=nr.log2 on the pid getpgid looks
+# up, counted in the kernel's hist (on a kprobe_events probe not enabled:
+# the trigger arms it) and in kpmod's (a probe not enabled); beside it,
+# kpmod recording every event into its ring instead, and a kpmod filter
+# that refuses every event.  Rounds as per_hit's.
+per_hit_hist() {
+	label=$1
+	shift
+	def='p:kprobes/bench find_task_by_vpid nr=$arg1:s32'
+	i=0
+	while [ $i -lt $REPS ]; do
+		none=$(ns_per_call "$@")
+
+		echo "$def" >"$T/kprobe_events" || fail "kprobe_events refused $def"
+		echo 'hist:keys=nr.log2' >"$T/events/kprobes/bench/trigger" || fail "no hist trigger"
+		kh=$(ns_per_call "$@")
+		echo '!hist:keys=nr.log2' >"$T/events/kprobes/bench/trigger"
+		echo >"$T/kprobe_events"
+
+		kpmod add "$def" >/dev/null || fail "kpmod add"
+		kpmod trigger bench 'hist:keys=nr.log2' || fail "kpmod trigger"
+		mh=$(ns_per_call "$@")
+		kpmod trigger bench '!hist:keys=nr.log2'
+		kpmod enable bench
+		ms=$(ns_per_call "$@")
+		kpmod filter bench 'nr < 0'
+		mf=$(ns_per_call "$@")
+		kpmod disable all && kpmod clear
+
+		echo "$none $kh $mh $ms $mf"
+		i=$((i + 1))
+	done >/tmp/per_hit.rows
+	sed "s/^/# $label: /" /tmp/per_hit.rows
+	awk -v l="$label" '
+		NR == 1 { n = $1; h = $2; m = $3; s = $4; f = $5 }
+		{ if ($1 < n) n = $1; if ($2 < h) h = $2; if ($3 < m) m = $3; if ($4 < s) s = $4; if ($5 < f) f = $5 }
+		END {
+			if (NR == 0) exit 1
+			printf "BENCH|hist|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f\n", l, n, h - n, m - n, s - n, f - n, (m - n) / (h - n), (m - n) / (s - n)
+		}' /tmp/per_hit.rows || fail "per_hit_hist $label: no measurement"
+}
+per_hit_hist "getpgid, hist keys=nr.log2" getpgid "$N" 7000000
+
 # Drain rate: fill a large buffer first (no reader: no loss), then time how
 # long each reader takes to take every event out.
 kpmod buffer --mode discard --size 64M >/dev/null

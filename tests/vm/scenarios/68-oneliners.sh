@@ -42,7 +42,7 @@ grep -q '^{ common_pid: dd  *\[ *[0-9]*\] } hitcount:        100  size:      512
 	fail "no stats row for the 512-byte dd"
 # From the probed function down, as bpftrace's kstack.
 grep -A 1 '^{ stacktrace:' /tmp/.out | grep -q '^         vfs_read+0x' || fail "the stack does not start at vfs_read"
-grep -A 16 '^{ stacktrace:' /tmp/.out | grep -q 'ksys_read+' || fail "no stack through ksys_read"
+grep -A 16 '^{ stacktrace:' /tmp/.out | grep -q 'sys_read+' || fail "no stack through the read syscall"
 expect_rc 0 kpmod hist --graph rdlat
 [ "$(grep '^[[(]' /tmp/.out | awk '{ n += $3 } END { print n }')" -eq 150 ] ||
 	fail "the latency rows do not add up to 150 reads"

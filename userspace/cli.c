@@ -80,12 +80,13 @@ const struct kp_cmd kp_cmds[] = {
 	  "and only an enabled probe records its events. A trigger that does\n"
 	  "not parse is shown as the kernel's error_log shows it and exits 8.\n" },
 	{ "hist", kp_cmd_hist, "print a probe's hist tables",
-	  "usage: kpmod hist [--graph] [--interval SECONDS] EVENT|GROUP/EVENT\n"
+	  "usage: kpmod hist [--graph | --json] [--interval SECONDS] EVENT|GROUP/EVENT\n"
 	  "Prints every hist trigger's table of the probe as tracefs'\n"
 	  "events/GROUP/EVENT/hist does: the trigger, one line per key, the\n"
 	  "totals (Hits, Entries, Dropped: updates lost to a full table).\n"
 	  "--graph prints as bpftrace prints: a .log2 or .buckets=N key as\n"
-	  "hist()/lhist() rows with bars, other keys as a map by count.\n"
+	  "hist()/lhist() rows with bars, other keys as a map by count. --json\n"
+	  "prints one JSON object per table (see README).\n"
 	  "--interval prints and clears the tables every SECONDS until Ctrl-C.\n" },
 	{ "tracing", kp_cmd_tracing, "show or set whether events reach the rings",
 	  "usage: kpmod tracing [on|off]\n"

@@ -187,6 +187,7 @@ static bool kp_hist_needs_syms(const struct kp_hist_spec *h)
 
 struct kp_hist_opts {
 	bool graph;
+	bool json;
 	unsigned int interval;		/* seconds; 0: print once */
 };
 
@@ -250,7 +251,13 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	/* Cleared right after the read: an interval counts from there. */
 	if (o->interval)
 		ret = kp_hist_clear(nl, p, t, &h);
-	if (o->graph) {
+	if (o->json) {
+		char event[2 * KPMOD_MAX_NAME_LEN];
+
+		kp_trigger_line(info, sizeof(info), t, ff);
+		snprintf(event, sizeof(event), "%s/%s", p->group, p->event);
+		kp_hist_json(stdout, event, &h, info, &d, *ks_loaded ? ks : NULL);
+	} else if (o->graph) {
 		kp_hist_graph(stdout, &h, &d, *ks_loaded ? ks : NULL);
 	} else {
 		kp_trigger_line(info, sizeof(info), t, ff);
@@ -295,6 +302,8 @@ static int kp_hist_options(int argc, char **argv, struct kp_hist_opts *o, const 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--graph")) {
 			o->graph = true;
+		} else if (!strcmp(argv[i], "--json")) {
+			o->json = true;
 		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
 			o->interval = (unsigned int)strtoul(argv[++i], &end, 10);
 			if (*end || !o->interval || o->interval > 86400)
@@ -305,7 +314,7 @@ static int kp_hist_options(int argc, char **argv, struct kp_hist_opts *o, const 
 			return -1;
 		}
 	}
-	return *event ? 0 : -1;
+	return *event && !(o->graph && o->json) ? 0 : -1;
 }
 
 int kp_cmd_hist(int argc, char **argv)
@@ -322,7 +331,7 @@ int kp_cmd_hist(int argc, char **argv)
 	int ret;
 
 	if (kp_hist_options(argc, argv, &o, &event)) {
-		fprintf(stderr, "usage: kpmod hist [--graph] [--interval SECONDS] EVENT|GROUP/EVENT\n");
+		fprintf(stderr, "usage: kpmod hist [--graph | --json] [--interval SECONDS] EVENT|GROUP/EVENT\n");
 		return KP_EXIT_USAGE;
 	}
 	ff = malloc(sizeof(*ff));

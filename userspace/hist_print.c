@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "hist_print.h"
 
 static const struct kp_hist_spec *kp_sort_spec;
@@ -310,5 +311,104 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 			break;
 	}
 	fputs("\n", out);
+	free(v);
+}
+
+static void kp_json_key(FILE *out, const struct kp_hist_key_def *k,
+			const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
+{
+	uint64_t v = k->is_string ? 0 : kp_key_u64(e, k);
+	char sym[600];
+	unsigned int i;
+
+	kp_json_string(out, k->name, strlen(k->name));
+	fputs(":", out);
+	if (k->is_stack) {
+		fputs("[", out);
+		for (i = 0; i < KPMOD_HIST_STACK_DEPTH; i++) {
+			memcpy(&v, e->key + k->off + i * 8, sizeof(v));
+			if (!v)
+				break;
+			kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
+			fputs(i ? "," : "", out);
+			kp_json_string(out, sym, strlen(sym));
+		}
+		fputs("]", out);
+		return;
+	}
+	if (k->is_string) {
+		kp_json_string(out, (const char *)e->key + k->off,
+			       strnlen((const char *)e->key + k->off, KPMOD_HIST_STR_KEY));
+		return;
+	}
+	switch (k->show) {
+	case KP_HIST_SHOW_SYM:
+	case KP_HIST_SHOW_SYM_OFFSET:
+		kp_ksyms_snprint(ks, v, k->show == KP_HIST_SHOW_SYM_OFFSET, sym, sizeof(sym));
+		fprintf(out, "{\"addr\":%" PRIu64 ",\"sym\":", v);
+		kp_json_string(out, sym, strlen(sym));
+		fputs("}", out);
+		break;
+	case KP_HIST_SHOW_EXECNAME:
+		fprintf(out, "{\"pid\":%" PRIu64 ",\"comm\":", v);
+		kp_json_string(out, e->comm, strnlen(e->comm, sizeof(e->comm)));
+		fputs("}", out);
+		break;
+	case KP_HIST_SHOW_LOG2:
+		/* The kernel's bucket: (2^(k-1), 2^k], 0 and 1 in bucket 0. */
+		fprintf(out, "{\"log2\":%" PRIu64 ",\"from\":%" PRIu64 ",\"to\":%" PRIu64 "}", v,
+			v ? ((uint64_t)1 << (v - 1)) + 1 : 0, v < 64 ? (uint64_t)1 << v : UINT64_MAX);
+		break;
+	case KP_HIST_SHOW_BUCKETS:
+		fprintf(out, "{\"from\":%" PRIu64 ",\"to\":%" PRIu64 "}", v,
+			v + (uint64_t)k->mod.buckets - 1);
+		break;
+	default:
+		fprintf(out, k->is_signed ? "%" PRId64 : "%" PRIu64, v);
+		break;
+	}
+}
+
+void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, const char *info,
+		  const struct kp_hist_data *d, const struct kp_ksyms *ks)
+{
+	const struct kpmod_hist_entry **v = kp_hist_sorted(h, d);
+	size_t i, len = strlen(info);
+	unsigned int j;
+	uint64_t x;
+
+	if (!v)
+		return;
+	fputs("{\"event\":", out);
+	kp_json_string(out, event, strlen(event));
+	fputs(",\"trigger\":", out);
+	kp_json_string(out, info, len && info[len - 1] == '\n' ? len - 1 : len);
+	fprintf(out, ",\"hits\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"entries\":[", d->hits,
+		d->drops);
+	for (i = 0; i < d->n; i++) {
+		fputs(i ? ",{\"keys\":{" : "{\"keys\":{", out);
+		for (j = 0; j < h->nkeys; j++) {
+			fputs(j ? "," : "", out);
+			kp_json_key(out, &h->keys[j], v[i], ks);
+		}
+		fprintf(out, "},\"hitcount\":%" PRIu64 ",\"vals\":{", (uint64_t)v[i]->vals[0]);
+		for (j = 0; j < h->nvals; j++) {
+			const struct kp_hist_key_def *k = &h->vals[j];
+			char name[KPMOD_MAX_ARG_NAME_LEN + 8];
+
+			x = v[i]->vals[1 + j];
+			if (k->show == KP_HIST_SHOW_AVG)
+				x = v[i]->vals[0] ? x / v[i]->vals[0] : 0;
+			snprintf(name, sizeof(name), "%s%s%s", k->name,
+				 k->show >= KP_HIST_SHOW_MAX ? "." : "",
+				 k->show == KP_HIST_SHOW_MAX ? "max" : k->show == KP_HIST_SHOW_MIN ?
+				 "min" : k->show == KP_HIST_SHOW_AVG ? "avg" : "");
+			fputs(j ? "," : "", out);
+			kp_json_string(out, name, strlen(name));
+			fprintf(out, ":%" PRIu64, x);
+		}
+		fputs("}}", out);
+	}
+	fputs("]}\n", out);
 	free(v);
 }

@@ -26,6 +26,16 @@ void kp_hist_show(FILE *out, const struct kp_hist_spec *h, const char *info,
 void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d,
 		   const struct kp_ksyms *ks);
 
+/*
+ * One JSON object for the table, on one line: "event", "trigger", "hits",
+ * "dropped" and "entries", each {"keys":{…},"hitcount":N,"vals":{…}} in
+ * the spec's order.  A key is a number, a string, an array of frames (a
+ * stack), or an object: {"pid","comm"} (.execname), {"addr","sym"} (.sym,
+ * .sym-offset), {"log2","from","to"} (.log2), {"from","to"} (.buckets).
+ */
+void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, const char *info,
+		  const struct kp_hist_data *d, const struct kp_ksyms *ks);
+
 /* The entries of @d in the spec's order: an array of n pointers, malloc'd. */
 const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,
 					       const struct kp_hist_data *d);

@@ -321,6 +321,42 @@ START_TEST(test_hist_graph)
 }
 END_TEST
 
+START_TEST(test_hist_json)
+{
+	struct kp_filter_fields *ff = fields(KPMOD_PROBE_ENTRY);
+	struct kp_trigger *t = parse_ok("hist:keys=common_pid.execname,nr.log2:vals=len,len.avg:sort=nr");
+	struct kp_hist_data d = { .hits = 3, .drops = 0, .key_size = t->hist.key_size, .n = 1 };
+	struct kpmod_hist_entry *e;
+	uint64_t pid = 42, k = 5;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	d.entry_size = sizeof(*e) + d.key_size;
+	d.entries = calloc(1, d.entry_size);
+	ck_assert(d.entries);
+	e = (void *)d.entries;
+	e->vals[0] = 3;
+	e->vals[1] = 30;
+	e->vals[2] = 30;
+	snprintf(e->comm, sizeof(e->comm), "a\"b");
+	memcpy(e->key, &pid, 8);
+	memcpy(e->key + 8, &k, 8);
+	out = open_memstream(&buf, &len);
+	ck_assert(out);
+	kp_hist_json(out, "g/e", &t->hist, "hist:x [active]\n", &d, NULL);
+	fclose(out);
+	same(buf, "{\"event\":\"g/e\",\"trigger\":\"hist:x [active]\",\"hits\":3,\"dropped\":0,"
+		  "\"entries\":[{\"keys\":{\"common_pid\":{\"pid\":42,\"comm\":\"a\\\"b\"},"
+		  "\"nr\":{\"log2\":5,\"from\":17,\"to\":32}},\"hitcount\":3,"
+		  "\"vals\":{\"len\":30,\"len.avg\":10}}]}\n");
+	free(buf);
+	free(d.entries);
+	free(t);
+	free(ff);
+}
+END_TEST
+
 static Suite *trigger_suite(void)
 {
 	Suite *s = suite_create("trigger");
@@ -331,6 +367,7 @@ static Suite *trigger_suite(void)
 	tcase_add_test(tc, test_hist_errors);
 	tcase_add_test(tc, test_hist_show);
 	tcase_add_test(tc, test_hist_graph);
+	tcase_add_test(tc, test_hist_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -31,6 +31,8 @@ expect_grep '^(8K, 16K]  *50 |'
 expect_rc 0 kpmod hist rdret
 expect_grep '^{ ret:      16384 } hitcount:         50$'
 expect_grep '^{ ret:        512 } hitcount:        100$'
+expect_rc 0 kpmod hist --json rdret
+expect_grep '^{"event":"kprobes/rdret","trigger":"hist:keys=ret:vals=hitcount:sort=hitcount:size=2048 if comm == \\"dd\\" \[active\]","hits":150,"dropped":0,"entries":\[{"keys":{"ret":16384},"hitcount":50,"vals":{}},{"keys":{"ret":512},"hitcount":100,"vals":{}}\]}$'
 expect_rc 0 kpmod hist rd
 [ "$(grep -c '^{ common_pid: dd  *\[ *[0-9]*\], size: ~ 2^14 } hitcount:         50$' /tmp/.out)" -eq 1 ] ||
 	fail "no per-process row of 50 16 KiB reads"

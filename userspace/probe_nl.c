@@ -359,10 +359,14 @@ static int kp_hist_reply(struct nlattr **a, void *arg)
 
 		if ((size_t)nla_len(nla) != d->entry_size)
 			return -EPROTO;
-		grown = realloc(d->entries, (d->n + 1) * d->entry_size);
-		if (!grown)
-			return -ENOMEM;
-		d->entries = grown;
+		/* Doubling: a table of 131072 entries is read in 18 steps. */
+		if (d->n == d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 256;
+			grown = realloc(d->entries, d->cap * d->entry_size);
+			if (!grown)
+				return -ENOMEM;
+			d->entries = grown;
+		}
 		memcpy(d->entries + d->n++ * d->entry_size, nla_data(nla), d->entry_size);
 	}
 	return 0;

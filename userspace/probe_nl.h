@@ -89,7 +89,7 @@ int kp_trigger_set(struct kp_nl *nl, const struct kp_trigger_req *r, struct kp_e
 struct kp_hist_data {
 	uint64_t hits, drops;
 	uint32_t key_size;
-	size_t n, entry_size;
+	size_t n, cap, entry_size;	/* entries held, room for, bytes each */
 	unsigned char *entries;		/* malloc'd */
 };
 

@@ -51,6 +51,13 @@ bool kpmod_type_is_signed(u32 type)
 	       type == KPMOD_T_S32 || type == KPMOD_T_S64;
 }
 
+bool kpmod_field_signed(const struct kpmod_probe *p, u16 field)
+{
+	if (field < p->nargs)
+		return kpmod_type_is_signed(p->args[field].type);
+	return field == KPMOD_FIELD_CPU || field == KPMOD_FIELD_PID;
+}
+
 u64 kpmod_slot_value(const u8 *slot, u32 size)
 {
 	switch (size) {

@@ -15,6 +15,9 @@ enum kpmod_field_kind kpmod_field_kind(const struct kpmod_probe *p, u16 field);
 
 bool kpmod_type_is_signed(u32 type);
 
+/* A numeric field whose values are signed (an sN argument, pid, cpu). */
+bool kpmod_field_signed(const struct kpmod_probe *p, u16 field);
+
 /* A slot's value, zero-extended from its @size bytes. */
 u64 kpmod_slot_value(const u8 *slot, u32 size);
 

@@ -28,6 +28,13 @@ static bool kpmod_trigger_stray(struct nlattr **a, u32 type)
 	return !switches && (a[KPMOD_A_TRIGGER_TARGET_GROUP] || a[KPMOD_A_TRIGGER_TARGET_EVENT]);
 }
 
+/* The bytes of text (NULs included) a request's trigger would keep. */
+static u32 kpmod_trigger_req_text(struct nlattr **a)
+{
+	return nla_len(a[KPMOD_A_TRIGGER_TEXT]) +
+	       (a[KPMOD_A_FILTER_TEXT] ? nla_len(a[KPMOD_A_FILTER_TEXT]) : 0);
+}
+
 /* A new trigger from the request; an ERR_PTR, the reason in extack, if bad. */
 static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32 type,
 						      struct genl_info *info)
@@ -183,6 +190,12 @@ int kpmod_genl_trigger(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOSPC;
 		goto out;
 	}
+	if (kpmod_triggers_text(p) + kpmod_trigger_req_text(a) > KPMOD_MAX_TRIGGERS_TEXT) {
+		/* So that the probe with all it holds fits one message of a dump. */
+		GENL_SET_ERR_MSG(info, "the event's triggers would hold over 8 KiB of text");
+		ret = -ENOSPC;
+		goto out;
+	}
 	t = kpmod_genl_build_trigger(p, type, info);
 	if (IS_ERR(t)) {
 		ret = PTR_ERR(t);
@@ -251,7 +264,8 @@ int kpmod_genl_put_triggers(struct sk_buff *skb, struct kpmod_probe *p)
 /*
  * One hist table, as many messages as it takes.  cb->args[0]: the next
  * slot to look at; cb->args[1]: 1 once the last slot was sent.  A table
- * cleared or removed meanwhile ends the dump where it is.
+ * cleared meanwhile marks the dump interrupted, one removed ends it with
+ * ENOENT: a reader never takes a mix of two tables for one.
  */
 int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -281,12 +295,15 @@ int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return -ENOENT;
 	}
 	table = kpmod_hist_table(t->hist);
+	/* A clear meanwhile: this message says NLM_F_DUMP_INTR, read it again. */
+	cb->seq = (unsigned int)table->gen;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &kpmod_genl_family, NLM_F_MULTI, KPMOD_CMD_HIST_GET);
 	if (!hdr) {
 		ret = -EMSGSIZE;
 		goto out;
 	}
+	genl_dump_check_consistent(cb, hdr);
 	if (nla_put_u32(skb, KPMOD_A_TRIGGER_ID, t->id) ||
 	    nla_put_u64_64bit(skb, KPMOD_A_HIST_HITS, atomic64_read(&table->hits),
 			      KPMOD_A_UNSPEC) ||

@@ -33,6 +33,15 @@
 
 /* Frames captured before the handler's own are cut from the top. */
 #define KPMOD_HIST_STACK_SCAN	(KPMOD_HIST_STACK_DEPTH + 16)
+/*
+ * How often an update looks again at a slot another CPU is claiming or
+ * filling (a copy of the key, some ns) before it drops: an interrupt there
+ * costs a drop, never a long spin in a handler.
+ */
+#define KPMOD_HIST_MAX_WAITS	1024
+/* A slot whose claim lost the race for the pool's last element. */
+#define KPMOD_HIST_TOMBSTONE	U32_MAX
+
 /* A frame this close past the probe's address is in the probed function. */
 #define KPMOD_HIST_NEAR_PROBE	16
 
@@ -106,6 +115,9 @@ static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist *
 
 	if (!t)
 		return NULL;
+	static atomic64_t kpmod_hist_gens = ATOMIC64_INIT(0);
+
+	t->gen = atomic64_inc_return(&kpmod_hist_gens);
 	t->max_elts = h->size;
 	t->nslots = h->size * 2;
 	t->elt_size = sizeof(struct kpmod_hist_elt) + h->key_size;
@@ -160,9 +172,11 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct n
 		h->key_size += kpmod_hist_key_bytes(&h->keys[i],
 						    kpmod_field_kind(p, h->keys[i].field));
 	}
-	for (i = 0; i < nvals; i++)
+	for (i = 0; i < nvals; i++) {
 		if (kpmod_hist_check_val(p, &h->vals[i], vals, extack))
 			goto fail;
+		h->val_signed[i] = kpmod_field_signed(p, h->vals[i].field);
+	}
 	if ((u64)(sizeof(struct kpmod_hist_elt) + h->key_size) * h->size +
 	    (u64)h->size * 2 * sizeof(struct kpmod_hist_slot) > KPMOD_HIST_MAX_BYTES) {
 		NL_SET_ERR_MSG_ATTR(extack, size, "hist table would exceed 128 MiB");
@@ -234,16 +248,21 @@ static struct kpmod_hist_elt *kpmod_hist_new_elt(struct kpmod_hist_table *t,
 		memcpy(e->comm, current->comm, sizeof(e->comm));
 	else
 		strscpy(e->comm, "<idle>", sizeof(e->comm));
-	for (i = 0; i < h->nvals; i++)
+	for (i = 0; i < h->nvals; i++) {
 		if (h->vals[i].flags & KPMOD_HIST_F_MIN)
-			atomic64_set(&e->vals[1 + i], -1);
+			atomic64_set(&e->vals[1 + i], h->val_signed[i] ? S64_MAX : -1);
+		else if ((h->vals[i].flags & KPMOD_HIST_F_MAX) && h->val_signed[i])
+			atomic64_set(&e->vals[1 + i], S64_MIN);
+	}
 	return e;
 }
 
 /*
- * The element of @key, added if new; NULL when the pool is exhausted.
- * Each slot is looked at a bounded number of times: a slot another CPU is
- * filling with the same hash is waited for briefly, as tracing_map does.
+ * The element of @key, added if new; NULL when the pool is exhausted or a
+ * slot another CPU is filling stays unfilled too long (both counted as a
+ * drop).  A slot is claimed only while the pool has an element left; one
+ * that loses the race for the last is left as a tombstone that lookups
+ * pass over, so a full table never gains slots that lengthen the probes.
  */
 static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
 						const struct kpmod_hist *h, const void *key)
@@ -263,23 +282,28 @@ static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
 			/* Pairs with the store-release that publishes a filled element. */
 			n = smp_load_acquire(&s->elt);
 			if (!n) {
-				if (++waits > t->nslots)
+				if (++waits > KPMOD_HIST_MAX_WAITS)
 					return NULL;
 				cpu_relax();
 				continue;
 			}
-			e = kpmod_hist_elt(t, n - 1);
-			if (!memcmp(e->key, key, h->key_size))
-				return e;
+			if (n != KPMOD_HIST_TOMBSTONE) {
+				e = kpmod_hist_elt(t, n - 1);
+				if (!memcmp(e->key, key, h->key_size))
+					return e;
+			}
 		} else if (!cur) {
+			if (atomic_read(&t->next_elt) >= t->max_elts)
+				return NULL;
 			if (cmpxchg(&s->hash, 0, hash) != 0) {
-				if (++waits > t->nslots)
+				if (++waits > KPMOD_HIST_MAX_WAITS)
 					return NULL;
 				continue;	/* taken meanwhile: look again */
 			}
 			e = kpmod_hist_new_elt(t, h, key, &n);
 			if (!e) {
-				WRITE_ONCE(s->hash, 0);
+				/* Ends the wait of an update of the same hash. */
+				smp_store_release(&s->elt, KPMOD_HIST_TOMBSTONE);
 				return NULL;
 			}
 			/* The key before the index: readers load-acquire it. */
@@ -317,6 +341,18 @@ static void kpmod_hist_stack(u64 *out, unsigned long at)
 		out[j] = frames[i];
 }
 
+/*
+ * ceil(log2(v)), as the kernel's ilog2(roundup_pow_of_two(v)) gives it on
+ * x86_64 and arm64: past 2^63 its rounding shifts by 64, which those
+ * machines take as 0, so the bucket is 0 (where a negative errno lands).
+ */
+static u64 kpmod_hist_log2(u64 v)
+{
+	u32 bits = v > 1 ? fls64(v - 1) : 0;
+
+	return bits < 64 ? bits : 0;
+}
+
 static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct kpmod_probe *p,
 				 const struct kpmod_record *rec, u8 *dst)
 {
@@ -338,13 +374,23 @@ static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct 
 	}
 	kpmod_field_num(p, rec, k->field, &v);
 	if (k->flags & KPMOD_HIST_F_LOG2)
-		v = v > 1 ? ilog2(roundup_pow_of_two(v)) : 0;
+		v = kpmod_hist_log2(v);
 	else if (k->flags & KPMOD_HIST_F_BUCKETS)
 		v = div64_u64(v, k->buckets) * k->buckets;
 	memcpy(dst, &v, sizeof(v));
 }
 
-static void kpmod_hist_val(atomic64_t *val, u16 flags, u64 v)
+/* Whether @v should replace @old: .max wants it larger, .min smaller. */
+static bool kpmod_hist_beats(u16 flags, bool is_signed, u64 v, u64 old)
+{
+	bool greater = is_signed ? (s64)v > (s64)old : v > old;
+
+	if (v == old)
+		return false;
+	return (flags & KPMOD_HIST_F_MAX) ? greater : !greater;
+}
+
+static void kpmod_hist_val(atomic64_t *val, u16 flags, bool is_signed, u64 v)
 {
 	s64 old;
 
@@ -354,7 +400,7 @@ static void kpmod_hist_val(atomic64_t *val, u16 flags, u64 v)
 	}
 	/* Retried only when another CPU moved it, never past v. */
 	old = atomic64_read(val);
-	while ((flags & KPMOD_HIST_F_MAX) ? v > (u64)old : v < (u64)old)
+	while (kpmod_hist_beats(flags, is_signed, v, old))
 		if (atomic64_try_cmpxchg(val, &old, v))
 			break;
 }
@@ -382,7 +428,7 @@ void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
 	atomic64_inc(&e->vals[0]);
 	for (i = 0; i < h->nvals; i++) {
 		kpmod_field_num(p, rec, h->vals[i].field, &v);
-		kpmod_hist_val(&e->vals[1 + i], h->vals[i].flags, v);
+		kpmod_hist_val(&e->vals[1 + i], h->vals[i].flags, h->val_signed[i], v);
 	}
 }
 
@@ -399,7 +445,7 @@ int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist *h,
 
 		/* Pairs with the handler's store-release: the key is there. */
 		n = smp_load_acquire(&t->slots[*pos].elt);
-		if (!n)
+		if (!n || n == KPMOD_HIST_TOMBSTONE)
 			continue;
 		nla = nla_reserve(skb, KPMOD_A_HIST_ENTRY, len);
 		if (!nla)

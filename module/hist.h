@@ -22,10 +22,11 @@ struct kpmod_hist_elt {
 /* A slot of the open-addressed index: a key's hash and its element. */
 struct kpmod_hist_slot {
 	u32 hash;		/* 0: free */
-	u32 elt;		/* index + 1 in the pool; 0 while being filled */
+	u32 elt;		/* index + 1 in the pool; 0 while being filled, U32_MAX lost */
 };
 
 struct kpmod_hist_table {
+	u64 gen;		/* unique to this table: a dump notices a clear */
 	u32 nslots;		/* twice the entries, a power of two */
 	u32 max_elts;		/* size= */
 	u32 elt_size;
@@ -41,6 +42,7 @@ struct kpmod_hist {
 	u32 nvals;
 	struct kpmod_hist_field keys[KPMOD_HIST_MAX_KEYS];
 	struct kpmod_hist_field vals[KPMOD_HIST_MAX_VALS];
+	bool val_signed[KPMOD_HIST_MAX_VALS];	/* .max/.min compare signed */
 	u32 key_off[KPMOD_HIST_MAX_KEYS];
 	u32 key_size;
 	u32 size;

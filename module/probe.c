@@ -74,6 +74,16 @@ static bool kpmod_probe_recording(const struct kpmod_probe *p)
 	       !READ_ONCE(p->soft_disabled) && kpmod_tracing_is_on();
 }
 
+/*
+ * A hit nested in another handler on this CPU (an interrupt's): the ring
+ * is in use, the event is lost, and counted so as any other drop is.
+ */
+static void kpmod_count_nested(struct kpmod_probe *p)
+{
+	this_cpu_inc(p->stats->hits);
+	this_cpu_inc(p->stats->dropped);
+}
+
 /* Puts a record built in the scratch buffer through the filter, then in. */
 static void kpmod_emit_built(struct kpmod_probe *p, struct kpmod_ring *ring,
 			     const struct kpmod_record *rec)
@@ -102,8 +112,11 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 	if (READ_ONCE(p->ntriggers)) {
 		/* Triggers see every hit; the event is recorded after them, or not. */
 		ring = kpmod_ring_enter();
-		if (!ring)
+		if (!ring) {
+			if (kpmod_probe_recording(p))
+				kpmod_count_nested(p);
 			return;
+		}
 		rec = (struct kpmod_record *)ring->scratch;
 		kpmod_fill_header(rec, p, ip, ret_ip, flags);
 		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
@@ -118,8 +131,10 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		return;
 	if (rcu_access_pointer(p->filter)) {
 		ring = kpmod_ring_enter();
-		if (!ring)
+		if (!ring) {
+			kpmod_count_nested(p);
 			return;
+		}
 		rec = (struct kpmod_record *)ring->scratch;
 		kpmod_fill_header(rec, p, ip, ret_ip, flags);
 		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
@@ -127,10 +142,12 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		kpmod_ring_leave(ring);
 		return;
 	}
-	this_cpu_inc(p->stats->hits);
 	ring = kpmod_ring_enter();
-	if (!ring)
+	if (!ring) {
+		kpmod_count_nested(p);
 		return;
+	}
+	this_cpu_inc(p->stats->hits);
 	if (!p->has_strings) {
 		len = sizeof(*rec) + p->bitmap_size + p->fixed_size;
 		rec = kpmod_ring_reserve(ring, len);
@@ -474,7 +491,12 @@ int kpmod_probe_arm(struct kpmod_probe *p)
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
-	if (want == p->armed || kpmod_probe_gone(p))
+	/* A gone probe's handler never runs again: nothing of it is armed. */
+	if (kpmod_probe_gone(p)) {
+		p->armed = false;
+		return 0;
+	}
+	if (want == p->armed)
 		return 0;
 	if (p->kind == KPMOD_PROBE_RETURN)
 		ret = want ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
@@ -491,8 +513,12 @@ int kpmod_probe_enable(struct kpmod_probe *p, bool on)
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
-	if (p->enabled == on)
+	if (p->enabled == on) {
+		/* As the kernel's: enabling by hand ends a disable_event's soft disable. */
+		if (on)
+			WRITE_ONCE(p->soft_disabled, false);
 		return 0;
+	}
 	/* A probe whose module went away stays gone, as in kprobe_events. */
 	if (kpmod_probe_gone(p)) {
 		WRITE_ONCE(p->enabled, false);
@@ -535,7 +561,7 @@ bool kpmod_probes_any_armed(void)
 	struct kpmod_probe *p;
 
 	list_for_each_entry(p, &kpmod_probes, node)
-		if (p->armed)
+		if (p->armed && !kpmod_probe_gone(p))
 			return true;
 	return false;
 }

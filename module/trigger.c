@@ -101,6 +101,17 @@ struct kpmod_trigger *kpmod_trigger_by_id(struct kpmod_probe *p, u32 id)
 	return NULL;
 }
 
+u32 kpmod_triggers_text(struct kpmod_probe *p)
+{
+	struct kpmod_trigger *t;
+	u32 n = 0;
+
+	lockdep_assert_held(&kpmod_lock);
+	list_for_each_entry(t, &p->triggers, node)
+		n += strlen(t->text) + 1 + (t->filter ? strlen(t->filter->text) + 1 : 0);
+	return n;
+}
+
 int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
 {
 	struct kpmod_probe *target = t->target;
@@ -109,8 +120,11 @@ int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
 	lockdep_assert_held(&kpmod_lock);
 	if (target) {
 		/* A probe not enabled by hand records nothing until enable_event runs. */
-		if (!target->soft_refs++ && !target->enabled)
+		if (!target->soft_refs && !target->enabled)
 			WRITE_ONCE(target->soft_disabled, true);
+		/* After soft_disabled: its handler never records unasked. */
+		smp_wmb();
+		WRITE_ONCE(target->soft_refs, target->soft_refs + 1);
 		ret = kpmod_probe_arm(target);
 		if (ret)
 			goto undo_target;
@@ -130,7 +144,8 @@ int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
 	return 0;
 undo_target:
 	if (target) {
-		if (!--target->soft_refs)
+		WRITE_ONCE(target->soft_refs, target->soft_refs - 1);
+		if (!target->soft_refs)
 			WRITE_ONCE(target->soft_disabled, false);
 		kpmod_probe_arm(target);
 	}
@@ -144,15 +159,19 @@ void kpmod_trigger_detach(struct kpmod_probe *p, struct kpmod_trigger *t)
 	lockdep_assert_held(&kpmod_lock);
 	list_del_rcu(&t->node);
 	WRITE_ONCE(p->ntriggers, p->ntriggers - 1);
+	/*
+	 * Handlers run with preemption off: RCU readers.  After the grace
+	 * period none runs @t, so none writes its target's soft state again.
+	 */
+	synchronize_rcu();
 	/* Disarming cannot fail in a way left to undo: the handler finds no trigger. */
 	kpmod_probe_arm(p);
 	if (target) {
-		if (!--target->soft_refs)
+		WRITE_ONCE(target->soft_refs, target->soft_refs - 1);
+		if (!target->soft_refs)
 			WRITE_ONCE(target->soft_disabled, false);
 		kpmod_probe_arm(target);
 	}
-	/* Handlers run with preemption off: RCU readers. */
-	synchronize_rcu();
 	kpmod_trigger_free(t);
 }
 

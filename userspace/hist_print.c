@@ -37,7 +37,9 @@ static int kp_cmp_field(const struct kpmod_hist_entry *a, const struct kpmod_his
 	int r;
 
 	if (s->field >= 0) {
-		r = kp_cmp_u64(a->vals[s->field], b->vals[s->field], false);
+		k = s->field ? &kp_sort_spec->vals[s->field - 1] : NULL;
+		r = kp_cmp_u64(a->vals[s->field], b->vals[s->field],
+			       k && k->is_signed && k->show >= KP_HIST_SHOW_MAX);
 	} else {
 		k = &kp_sort_spec->keys[-s->field - 1];
 		if (k->is_stack)
@@ -136,6 +138,21 @@ static uint32_t kp_percent(uint64_t val, uint64_t total)
 	return total ? (uint32_t)(val / total) : (val ? UINT32_MAX : 0);
 }
 
+static const char *kp_hist_stat_name(enum kp_hist_show show)
+{
+	return show == KP_HIST_SHOW_MAX ? "max" : show == KP_HIST_SHOW_MIN ? "min" : "avg";
+}
+
+/* A .max, .min or .avg value: the average is the sum over the hits, signed if the field is. */
+static uint64_t kp_hist_stat(const struct kp_hist_key_def *k, uint64_t v, uint64_t hits)
+{
+	if (k->show != KP_HIST_SHOW_AVG)
+		return v;
+	if (!hits)
+		return 0;
+	return k->is_signed ? (uint64_t)((int64_t)v / (int64_t)hits) : v / hits;
+}
+
 static void kp_print_val(FILE *out, const struct kp_hist_key_def *k, uint64_t v,
 			 uint64_t hits, uint64_t total, uint64_t max)
 {
@@ -167,11 +184,10 @@ static void kp_print_val(FILE *out, const struct kp_hist_key_def *k, uint64_t v,
 		break;
 	case KP_HIST_SHOW_MAX:
 	case KP_HIST_SHOW_MIN:
-		fprintf(out, " %s.%s: %10" PRIu64, k->name,
-			k->show == KP_HIST_SHOW_MAX ? "max" : "min", v);
-		break;
 	case KP_HIST_SHOW_AVG:
-		fprintf(out, " %s.avg: %10" PRIu64, k->name, hits ? v / hits : 0);
+		/* kpmod's own: in the field's sign, unlike the kernel's sums. */
+		fprintf(out, " %s.%s: ", k->name, kp_hist_stat_name(k->show));
+		fprintf(out, k->is_signed ? "%10" PRId64 : "%10" PRIu64, kp_hist_stat(k, v, hits));
 		break;
 	default:
 		fprintf(out, " %s: %10" PRIu64, k->name, v);
@@ -396,16 +412,15 @@ void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, co
 			const struct kp_hist_key_def *k = &h->vals[j];
 			char name[KPMOD_MAX_ARG_NAME_LEN + 8];
 
-			x = v[i]->vals[1 + j];
-			if (k->show == KP_HIST_SHOW_AVG)
-				x = v[i]->vals[0] ? x / v[i]->vals[0] : 0;
-			snprintf(name, sizeof(name), "%s%s%s", k->name,
-				 k->show >= KP_HIST_SHOW_MAX ? "." : "",
-				 k->show == KP_HIST_SHOW_MAX ? "max" : k->show == KP_HIST_SHOW_MIN ?
-				 "min" : k->show == KP_HIST_SHOW_AVG ? "avg" : "");
+			bool stat = k->show >= KP_HIST_SHOW_MAX;
+
+			x = stat ? kp_hist_stat(k, v[i]->vals[1 + j], v[i]->vals[0]) :
+				   v[i]->vals[1 + j];
+			snprintf(name, sizeof(name), "%s%s%s", k->name, stat ? "." : "",
+				 stat ? kp_hist_stat_name(k->show) : "");
 			fputs(j ? "," : "", out);
 			kp_json_string(out, name, strlen(name));
-			fprintf(out, ":%" PRIu64, x);
+			fprintf(out, stat && k->is_signed ? ":%" PRId64 : ":%" PRIu64, x);
 		}
 		fputs("}}", out);
 	}

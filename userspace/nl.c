@@ -219,13 +219,13 @@ int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
 	return kp_nl_request(nl, cmd, dump, fill, reply, arg, e, &interrupted);
 }
 
-int kp_nl_dump(struct kp_nl *nl, uint8_t cmd, kp_nl_reply_fn reply,
-	       void (*reset)(void *arg), void *arg, struct kp_err *e)
+int kp_nl_dump_req(struct kp_nl *nl, uint8_t cmd, kp_nl_fill_fn fill, kp_nl_reply_fn reply,
+		   void (*reset)(void *arg), void *arg, struct kp_err *e)
 {
 	int tries, interrupted, ret;
 
 	for (tries = 0; tries < KP_NL_DUMP_TRIES; tries++) {
-		ret = kp_nl_request(nl, cmd, 1, NULL, reply, arg, e, &interrupted);
+		ret = kp_nl_request(nl, cmd, 1, fill, reply, arg, e, &interrupted);
 		if (ret || !interrupted)
 			return ret;
 		reset(arg);
@@ -233,4 +233,10 @@ int kp_nl_dump(struct kp_nl *nl, uint8_t cmd, kp_nl_reply_fn reply,
 	kp_err_set(e, 0, "the module's state kept changing during every dump");
 	e->code = KP_EXIT_ERROR;
 	return e->code;
+}
+
+int kp_nl_dump(struct kp_nl *nl, uint8_t cmd, kp_nl_reply_fn reply,
+	       void (*reset)(void *arg), void *arg, struct kp_err *e)
+{
+	return kp_nl_dump_req(nl, cmd, NULL, reply, reset, arg, e);
 }

@@ -48,5 +48,8 @@ int kp_nl_call(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn fill,
 #define KP_NL_DUMP_TRIES 100
 int kp_nl_dump(struct kp_nl *nl, uint8_t cmd, kp_nl_reply_fn reply,
 	       void (*reset)(void *arg), void *arg, struct kp_err *e);
+/* The same for a dump whose request carries attributes, put by @fill. */
+int kp_nl_dump_req(struct kp_nl *nl, uint8_t cmd, kp_nl_fill_fn fill, kp_nl_reply_fn reply,
+		   void (*reset)(void *arg), void *arg, struct kp_err *e);
 
 #endif

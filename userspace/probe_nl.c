@@ -372,14 +372,24 @@ static int kp_hist_reply(struct nlattr **a, void *arg)
 	return 0;
 }
 
+static void kp_hist_reset(void *arg)
+{
+	struct kp_hist_data *d = ((struct kp_hist_req *)arg)->d;
+
+	kp_hist_data_free(d);
+}
+
 int kp_hist_get(struct kp_nl *nl, const char *group, const char *event, uint32_t id,
 		struct kp_hist_data *out, struct kp_err *e)
 {
 	struct kp_hist_req r = { group, event, id, out };
 	int ret;
 
+
 	memset(out, 0, sizeof(*out));
-	ret = kp_nl_call(nl, KPMOD_CMD_HIST_GET, 1, kp_fill_hist, kp_hist_reply, &r, e);
+	/* Read again when cleared while read (--interval, another user's :clear). */
+	ret = kp_nl_dump_req(nl, KPMOD_CMD_HIST_GET, kp_fill_hist, kp_hist_reply, kp_hist_reset,
+			     &r, e);
 	if (ret)
 		kp_hist_data_free(out);
 	return ret;

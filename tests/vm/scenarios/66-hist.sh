@@ -73,6 +73,20 @@ expect_grep '^{ common_pid: kph-work        \[ *[0-9]*\], nr: ~ 2^23 } hitcount:
 expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr.buckets=4:vals=hitcount,nr,nr.max:sort=hitcount:size=2048 if comm == "kph-work"'
 expect_rc 0 kpmod trigger kph/pg '!hist:keys=common_pid.execname,nr.log2:vals=hitcount:sort=hitcount.descending:size=2048 if comm == "kph-work"'
 
+# .max, .min and .avg of a signed field in its sign (sums wrap as the
+# kernel's); .log2 of a negative is bucket 0, as the kernel computes it.
+N='kpmod-work name kph-neg'
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr.log2:vals=nr.max,nr.min if comm == "kph-neg"'
+expect_rc 0 kpmod trigger kph/pg 'hist:keys=common_pid:vals=nr.avg,nr if comm == "kph-neg"'
+$N getpgid 3 -5
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^{ nr: ~ 2^0  } hitcount:          3  nr.max:         -3  nr.min:         -5$'
+expect_grep '^{ common_pid: *[0-9]* } hitcount:          3  nr.avg:         -4  nr: 18446744073709551604$'
+expect_rc 0 kpmod hist --json kph/pg
+expect_grep '"nr.max":-3,"nr.min":-5'
+expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr.log2:vals=nr.max,nr.min if comm == "kph-neg"'
+expect_rc 0 kpmod trigger kph/pg '!hist:keys=common_pid:vals=nr.avg,nr if comm == "kph-neg"'
+
 # A full table drops the updates of new keys and counts them.
 expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr:size=100 if comm == "kph-work"'
 $W getpgid 200 7000000
@@ -224,6 +238,7 @@ while read -r ev spec; do
 	expect_rc 0 kpmod trigger kpho/$ev "$spec"
 	$W getpgid 300 7000000
 	$W getpgid 50 7000100
+	$W getpgid 5 -7
 	cat $T/events/kpho/$ev/hist >/tmp/k.txt
 	kpmod hist kpho/$ev >/tmp/m.txt || fail "kpmod hist failed"
 	# Entries equal on every sort field come in no set order: compare

@@ -338,6 +338,67 @@ static struct nl_msg *hist_msg(const char *text, const struct kpmod_hist_field *
 	return m;
 }
 
+static int ndumped;
+
+static int on_dumped(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	ndumped++;
+	return NL_OK;
+}
+
+/* How many probes a PROBE_GET dump lists, read as the CLI does; <0 if refused. */
+static int dump_probes(void)
+{
+	struct nl_sock *ds = nl_socket_alloc();
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	struct nl_msg *msg = nlmsg_alloc();
+	int ret;
+
+	genl_connect(ds);
+	nl_socket_set_msg_buf_size(ds, 65536);
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_REQUEST | NLM_F_DUMP,
+		    KPMOD_CMD_PROBE_GET, KPMOD_GENL_VERSION);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_dumped, NULL);
+	ndumped = 0;
+	ret = nl_send_auto(ds, msg);
+	if (ret >= 0)
+		ret = nl_recvmsgs(ds, cb);
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	nl_socket_free(ds);
+	return ret < 0 ? ret : ndumped;
+}
+
+/*
+ * A probe's triggers hold at most KPMOD_MAX_TRIGGERS_TEXT bytes of text:
+ * two of the longest texts fit exactly, a third is refused, and the probe
+ * with both still fits a message of the probes' dump.
+ */
+static void run_trigger_text_cases(void)
+{
+	static char big[KPMOD_MAX_TRIGGER_TEXT];
+	struct nl_msg *m;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(big, 'a' + i, sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		expect("a trigger of the longest text", trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF,
+								      big), 0);
+	}
+	expect("a trigger past the probe's text budget",
+	       trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, "traceon"), ENOSPC);
+	check("the probe with 8 KiB of triggers is dumped", dump_probes() == 1, NULL);
+	for (i = 0; i < 2; i++) {
+		memset(big, 'a' + i, sizeof(big) - 1);
+		m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF, big);
+		nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
+		expect("remove a long trigger", m, 0);
+	}
+}
+
 /* Triggers the module must refuse on fuzz/ok1 (one x64 argument), then valid ones. */
 static void run_trigger_cases(void)
 {
@@ -445,6 +506,7 @@ static void run_trigger_cases(void)
 		nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
 		expect("remove a hist", m, 0);
 	}
+	run_trigger_text_cases();
 }
 
 static void run_cases(void)

@@ -3,6 +3,7 @@
  * kpmod-work: a workload with exactly known calls, for the VM scenarios.
  *
  *   kpmod-work getpgid N [FIRST]   getpgid(FIRST..FIRST+N-1): a pid argument
+ *                                  (FIRST may be negative)
  *                                  that counts, for checking order and loss
  *   kpmod-work getppid N           N getppid() calls
  *   kpmod-work open PATH N         N open(PATH)+close
@@ -69,7 +70,11 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		goto usage;
 	if (!strcmp(argv[1], "getpgid")) {
-		long first = argc > 3 ? num(argv[3]) : 1000000;
+		long first = 1000000;
+
+		/* FIRST may be negative: signed keys and values. */
+		if (argc > 3)
+			first = argv[3][0] == '-' ? -num(argv[3] + 1) : num(argv[3]);
 
 		n = num(argv[2]);
 		/* Pids this large do not exist: each call fails fast. */

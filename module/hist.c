@@ -18,7 +18,6 @@
 #include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
-#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <net/netlink.h>
@@ -27,12 +26,11 @@
 #include "hist.h"
 #include "kpmod.h"
 #include "probe.h"
+#include "stack.h"
 
 /* The most memory one table may take: about the kernel's largest. */
 #define KPMOD_HIST_MAX_BYTES	(128U << 20)
 
-/* Frames captured before the handler's own are cut from the top. */
-#define KPMOD_HIST_STACK_SCAN	(KPMOD_HIST_STACK_DEPTH + 16)
 /*
  * How often an update looks again at a slot another CPU is claiming or
  * filling (a copy of the key, some ns) before it drops: an interrupt there
@@ -42,15 +40,11 @@
 /* A slot whose claim lost the race for the pool's last element. */
 #define KPMOD_HIST_TOMBSTONE	U32_MAX
 
-/* A frame this close past the probe's address is in the probed function. */
-#define KPMOD_HIST_NEAR_PROBE	16
-
 /*
- * A handler's key and stack, built here.  Only a handler that holds its
- * CPU's ring (kpmod_ring_enter()) updates a table: one user per CPU.
+ * A handler's key, built here.  Only a handler that holds its CPU's ring
+ * (kpmod_ring_enter()) updates a table: one user per CPU.
  */
 static DEFINE_PER_CPU(u64 [KPMOD_HIST_MAX_KEY_SIZE / sizeof(u64)], kpmod_hist_keybuf);
-static DEFINE_PER_CPU(unsigned long [KPMOD_HIST_STACK_SCAN], kpmod_hist_stackbuf);
 
 static u32 kpmod_hist_key_bytes(const struct kpmod_hist_field *k,
 				enum kpmod_field_kind kind)
@@ -317,31 +311,6 @@ static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
 }
 
 /*
- * The stack as bpftrace's kstack gives it: from the probed function down,
- * the frames of kpmod and of the kprobe machinery above it cut.  A frame
- * in the probed function is the return address of its ftrace call or the
- * breakpoint's address: a few bytes past @at.  Without one (a return
- * probe runs after the function), only kpmod's own frames are cut.
- */
-static void kpmod_hist_stack(u64 *out, unsigned long at)
-{
-	unsigned long *frames = this_cpu_ptr(kpmod_hist_stackbuf);
-	unsigned int n, i = 0, j;
-
-	n = stack_trace_save(frames, KPMOD_HIST_STACK_SCAN, 0);
-	for (j = 0; j < n; j++) {
-		if (frames[j] - at < KPMOD_HIST_NEAR_PROBE) {
-			i = j;
-			break;
-		}
-	}
-	while (i < n && within_module(frames[i], THIS_MODULE))
-		i++;
-	for (j = 0; j < KPMOD_HIST_STACK_DEPTH && i < n; j++, i++)
-		out[j] = frames[i];
-}
-
-/*
  * ceil(log2(v)), as the kernel's ilog2(roundup_pow_of_two(v)) gives it on
  * x86_64 and arm64: past 2^63 its rounding shifts by 64, which those
  * machines take as 0, so the bucket is 0 (where a negative errno lands).
@@ -361,7 +330,7 @@ static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct 
 	u64 v;
 
 	if (k->field == KPMOD_FIELD_STACKTRACE) {
-		kpmod_hist_stack((u64 *)dst, (unsigned long)p->rp.kp.addr);
+		kpmod_stack_save((u64 *)dst, KPMOD_HIST_STACK_DEPTH, (unsigned long)p->rp.kp.addr);
 		return;
 	}
 	if (kpmod_field_kind(p, k->field) == KPMOD_FK_STR) {

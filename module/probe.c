@@ -16,6 +16,7 @@
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
+#include "stack.h"
 #include "trigger.h"
 
 LIST_HEAD(kpmod_probes);
@@ -101,13 +102,45 @@ static void kpmod_emit_built(struct kpmod_probe *p, struct kpmod_ring *ring,
 		this_cpu_inc(p->stats->dropped);
 }
 
+/* A stacktrace trigger's frames, taken before their record's length is known. */
+static DEFINE_PER_CPU(u64 [KPMOD_STACK_MAX_FRAMES], kpmod_stack_frames);
+
+/*
+ * A stacktrace trigger's record, after the event's: its header (the time
+ * too, so that readers merging CPUs keep the two together), then the
+ * stack, built in place.  A full ring drops it and counts it lost.
+ */
+static void kpmod_emit_stack(struct kpmod_probe *p, struct kpmod_ring *ring,
+			     const struct kpmod_record *rec)
+{
+	u64 *frames = this_cpu_ptr(kpmod_stack_frames);
+	struct kpmod_stack_rec *s;
+	unsigned int nr;
+	u32 len;
+
+	nr = kpmod_stack_save(frames, KPMOD_STACK_MAX_FRAMES, (unsigned long)p->rp.kp.addr);
+	len = sizeof(*s) + nr * sizeof(u64);
+	s = kpmod_ring_reserve(ring, len);
+	if (!s)
+		return;
+	s->hdr = *rec;
+	s->hdr.len = len;
+	s->hdr.type = KPMOD_REC_STACK;
+	s->hdr.ip = 0;
+	s->hdr.ret_ip = 0;
+	s->nr = nr;
+	s->__reserved = 0;
+	memcpy(s->frames, frames, nr * sizeof(u64));
+	kpmod_ring_commit(ring, len);
+}
+
 static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		       const unsigned long *entry, unsigned long ip,
 		       unsigned long ret_ip, u16 flags)
 {
 	struct kpmod_record *rec;
 	struct kpmod_ring *ring;
-	u32 len;
+	u32 len, after;
 
 	if (READ_ONCE(p->ntriggers)) {
 		/* Triggers see every hit; the event is recorded after them, or not. */
@@ -120,9 +153,11 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		rec = (struct kpmod_record *)ring->scratch;
 		kpmod_fill_header(rec, p, ip, ret_ip, flags);
 		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
-		kpmod_triggers_run(p, rec);
+		after = kpmod_triggers_run(p, rec);
 		if (kpmod_probe_recording(p))
 			kpmod_emit_built(p, ring, rec);
+		if ((after & KPMOD_AFTER_STACK) && kpmod_tracing_is_on())
+			kpmod_emit_stack(p, ring, rec);
 		kpmod_ring_leave(ring);
 		return;
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Triggers, as tracefs' events/GRP/EVENT/trigger: traceon, traceoff, hist,
- * enable_event and disable_event, each with an optional count and filter.
+ * enable_event, disable_event and stacktrace, each with an optional count
+ * and filter.
  * A probe's triggers run on every hit of the armed probe, before its event
  * is recorded (or not).  Adding and removing happen under kpmod_lock;
  * handlers walk the list under RCU (preemption is off in them).
@@ -43,9 +44,10 @@ static bool kpmod_trigger_take(struct kpmod_trigger *t)
 
 NOKPROBE_SYMBOL(kpmod_trigger_take);
 
-void kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
+u32 kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
 {
 	struct kpmod_trigger *t;
+	u32 after = 0;
 	bool on;
 
 	list_for_each_entry_rcu(t, &p->triggers, node) {
@@ -54,6 +56,11 @@ void kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
 		switch (t->type) {
 		case KPMOD_TRIGGER_HIST:
 			kpmod_hist_update(t->hist, p, rec);
+			break;
+		case KPMOD_TRIGGER_STACKTRACE:
+			/* Counted on every run, as the kernel's, tracing on or off. */
+			if (kpmod_trigger_take(t))
+				after |= KPMOD_AFTER_STACK;
 			break;
 		case KPMOD_TRIGGER_TRACEON:
 		case KPMOD_TRIGGER_TRACEOFF:
@@ -69,6 +76,7 @@ void kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
 			break;
 		}
 	}
+	return after;
 }
 
 NOKPROBE_SYMBOL(kpmod_triggers_run);

@@ -28,8 +28,11 @@ struct kpmod_trigger {
 bool kpmod_tracing_is_on(void);
 void kpmod_tracing_set(bool on);
 
-/* Handler context: runs @p's triggers on @rec. */
-void kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec);
+/* What the handler does after recording the event: KPMOD_AFTER_*. */
+#define KPMOD_AFTER_STACK	0x1	/* a stacktrace trigger ran: record the stack */
+
+/* Handler context: runs @p's triggers on @rec; returns KPMOD_AFTER_* flags. */
+u32 kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec);
 
 /* kpmod_lock held for all below. */
 struct kpmod_trigger *kpmod_trigger_find(struct kpmod_probe *p, u32 type, const char *text,

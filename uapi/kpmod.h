@@ -443,6 +443,10 @@ struct kpmod_filter_pred {
  *           KPMOD_A_HIST_ACTION PAUSE, CONT or CLEAR and the text of an
  *           existing hist, that hist is paused, continued or emptied
  *           instead (ENOENT if there is none).
+ *     STACKTRACE  nothing more: on each run it puts a KPMOD_REC_STACK
+ *           record, the kernel stack of the hit, in the ring after the
+ *           event's (whether or not the event itself is recorded), while
+ *           tracing is on.
  *     ENABLE_EVENT, DISABLE_EVENT  KPMOD_A_TRIGGER_TARGET_GROUP and _EVENT:
  *           the probe they switch, armed from now on but recording nothing
  *           until an ENABLE_EVENT fires ("soft disabled"), unless enabled
@@ -470,6 +474,7 @@ enum kpmod_trigger_type {
 	KPMOD_TRIGGER_HIST,
 	KPMOD_TRIGGER_ENABLE_EVENT,
 	KPMOD_TRIGGER_DISABLE_EVENT,
+	KPMOD_TRIGGER_STACKTRACE,
 	__KPMOD_TRIGGER_MAX,
 };
 
@@ -552,6 +557,7 @@ static inline int kpmod_fault_test(const void *bitmap, __u32 i)
 enum kpmod_record_type {
 	KPMOD_REC_PAD = 1,	/* filler up to the end of the ring: skip it */
 	KPMOD_REC_EVENT = 2,
+	KPMOD_REC_STACK = 3,	/* a stacktrace trigger's: struct kpmod_stack_rec */
 };
 
 #define KPMOD_RECF_RETURN	0x0001	/* from a return probe */
@@ -568,6 +574,20 @@ struct kpmod_record {
 	__u64 ip;		/* entry: the probed address; return: the function */
 	__u64 ret_ip;		/* return: the address returned to; entry: 0 */
 	char comm[16];
+};
+
+/*
+ * A KPMOD_REC_STACK record: the header of the event it follows (probe,
+ * CPU, pid, time, comm alike; ip and ret_ip 0), then the kernel stack of
+ * that hit, innermost first, from the probed function down (the frames of
+ * kpmod and of the kprobe machinery above it cut), as return addresses.
+ */
+#define KPMOD_STACK_MAX_FRAMES	64
+struct kpmod_stack_rec {
+	struct kpmod_record hdr;
+	__u32 nr;		/* frames that follow */
+	__u32 __reserved;	/* 0 */
+	__u64 frames[];
 };
 
 /*

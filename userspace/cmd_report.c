@@ -64,7 +64,7 @@ int kp_cmd_report(int argc, char **argv)
 	struct kp_merge_src *src = NULL;
 	struct kp_recfile rf;
 	struct kp_ksyms ks = { 0 };
-	struct kp_emit em = { stdout, false, NULL, 0, NULL, 0, 0 };
+	struct kp_emit em = { .out = stdout };
 	const struct kpmod_record *rec;
 	struct kp_chunk ch;
 	struct kp_merge m;

@@ -159,8 +159,8 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 {
 	struct kp_recq *q = calloc(lv->nrings ? lv->nrings : 1, sizeof(*q));
 	struct kp_merge_src *src = calloc(lv->nrings ? lv->nrings : 1, sizeof(*src));
-	struct kp_emit em = { out, o->json, lv->probes, lv->nprobes,
-			      lv->ks.nsyms ? &lv->ks : NULL, 0, 0 };
+	struct kp_emit em = { .out = out, .json = o->json, .probes = lv->probes,
+			      .nprobes = lv->nprobes, .ks = lv->ks.nsyms ? &lv->ks : NULL };
 	uint64_t deadline = o->duration ? kp_now_ns() + o->duration * 1e9 : 0;
 	const struct kpmod_record *rec;
 	struct kp_merge m;
@@ -270,7 +270,7 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 		}
 		memcpy(st->buf + len, rec, rec->len);
 		len += rec->len;
-		st->events++;
+		st->events += rec->type == KPMOD_REC_EVENT;	/* a stack follows its event */
 		kp_ring_skip(r);
 		/* Bound a chunk so a busy CPU cannot starve the others. */
 		if (len >= (4 << 20))

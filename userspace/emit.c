@@ -14,6 +14,15 @@ void kp_emit_record(struct kp_emit *em, const struct kpmod_record *rec,
 			kp_format_lost(em->out, cpu, lost);
 	}
 	p = kp_probe_find(em->probes, em->nprobes, rec->probe_id);
+	if (rec->type == KPMOD_REC_STACK) {
+		ret = em->json ? kp_format_stack_json(em->out, rec, p, em->ks) :
+				 kp_format_stack_text(em->out, rec, em->ks);
+		if (ret)
+			em->bad++;
+		else
+			em->stacks++;
+		return;
+	}
 	ret = em->json ? kp_format_json(em->out, rec, p, em->ks) :
 			 kp_format_text(em->out, rec, p, em->ks);
 	if (ret)

@@ -15,6 +15,7 @@ struct kp_emit {
 	size_t nprobes;
 	const struct kp_ksyms *ks;
 	uint64_t events;
+	uint64_t stacks;	/* stacktrace triggers' records, not events */
 	uint64_t bad;		/* records that did not fit their probe */
 };
 

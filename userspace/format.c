@@ -398,12 +398,21 @@ static bool rec_is_return(const struct kpmod_record *rec,
 	return p ? p->kind == KPMOD_PROBE_RETURN : rec->flags & KPMOD_RECF_RETURN;
 }
 
-int kp_format_text(FILE *out, const struct kpmod_record *rec,
-		   const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+/* The context ftrace prints before every entry: task-pid [cpu] flags time: */
+static void text_context(struct sb *b, const struct kpmod_record *rec)
 {
 	/* ftrace rounds to microseconds: ns2usecs() adds 500 first. */
 	unsigned long long us = (rec->ts_ns + 500) / 1000;
 	char comm[KP_ESCAPED_MAX(16) + 1];
+
+	rec_comm(rec, comm);
+	sb_printf(b, "%16s-%-7u [%03u] ..... %5llu.%06llu: ", comm, rec->pid,
+		  rec->cpu, us / 1000000, us % 1000000);
+}
+
+int kp_format_text(FILE *out, const struct kpmod_record *rec,
+		   const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
 	struct kp_view v;
 	struct sb b;
 	int ret;
@@ -411,9 +420,7 @@ int kp_format_text(FILE *out, const struct kpmod_record *rec,
 	if (kp_view_init(&v, rec, p))
 		return -EBADMSG;
 	sb_init(&b);
-	rec_comm(rec, comm);
-	sb_printf(&b, "%16s-%-7u [%03u] ..... %5llu.%06llu: ", comm, rec->pid,
-		  rec->cpu, us / 1000000, us % 1000000);
+	text_context(&b, rec);
 	if (p)
 		sb_printf(&b, "%s: (", p->event);
 	else
@@ -557,6 +564,19 @@ static int json_args(struct sb *b, const struct kp_view *v,
 	return 0;
 }
 
+/* "group" and "event" of a record's probe, or its id when unknown. */
+static void json_probe(struct sb *b, const struct kpmod_record *rec, const struct kp_probe_desc *p)
+{
+	if (p) {
+		sb_printf(b, ",\"group\":");
+		sb_json_string(b, p->group, strlen(p->group));
+		sb_printf(b, ",\"event\":");
+		sb_json_string(b, p->event, strlen(p->event));
+	} else {
+		sb_printf(b, ",\"group\":null,\"event\":\"probe_%u\"", rec->probe_id);
+	}
+}
+
 static void json_sym(struct sb *b, const char *key, const struct kp_ksyms *ks,
 		     uint64_t addr, bool with_offset)
 {
@@ -586,15 +606,7 @@ int kp_format_json(FILE *out, const struct kpmod_record *rec,
 		  (unsigned long long)(rec->ts_ns % 1000000000), rec->cpu);
 	sb_json_string(&b, comm, strlen(comm));
 	sb_printf(&b, ",\"pid\":%u,\"tgid\":%u", rec->pid, rec->tgid);
-	if (p) {
-		sb_printf(&b, ",\"group\":");
-		sb_json_string(&b, p->group, strlen(p->group));
-		sb_printf(&b, ",\"event\":");
-		sb_json_string(&b, p->event, strlen(p->event));
-	} else {
-		sb_printf(&b, ",\"group\":null,\"event\":\"probe_%u\"",
-			  rec->probe_id);
-	}
+	json_probe(&b, rec, p);
 	sb_printf(&b, ",\"probe_id\":%u,\"kind\":\"%s\",\"ip\":\"0x%llx\"",
 		  rec->probe_id, ret_probe ? "return" : "entry",
 		  (unsigned long long)rec->ip);
@@ -608,4 +620,52 @@ int kp_format_json(FILE *out, const struct kpmod_record *rec,
 		ret = json_args(&b, &v, p, ks);
 	sb_printf(&b, "}\n");
 	return sb_flush(&b, out, ret);
+}
+
+int kp_format_stack_text(FILE *out, const struct kpmod_record *rec, const struct kp_ksyms *ks)
+{
+	const struct kpmod_stack_rec *st = (const void *)rec;
+	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+	struct sb b;
+	uint32_t i;
+
+	sb_init(&b);
+	text_context(&b, rec);
+	sb_printf(&b, "<stack trace>\n");
+	/* As trace_stack_print() with the sym-offset option: one frame a line. */
+	for (i = 0; i < st->nr; i++) {
+		kp_ksyms_snprint(ks, st->frames[i], true, sym, sizeof(sym));
+		sb_printf(&b, " => %s\n", sym);
+	}
+	return sb_flush(&b, out, 0);
+}
+
+int kp_format_stack_json(FILE *out, const struct kpmod_record *rec,
+			 const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	const struct kpmod_stack_rec *st = (const void *)rec;
+	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+	struct sb b;
+	char comm[17];
+	uint32_t i;
+
+	sb_init(&b);
+	memcpy(comm, rec->comm, 16);
+	comm[16] = '\0';
+	sb_printf(&b, "{\"ts\":%llu.%09llu,\"cpu\":%u,\"task\":",
+		  (unsigned long long)(rec->ts_ns / 1000000000),
+		  (unsigned long long)(rec->ts_ns % 1000000000), rec->cpu);
+	sb_json_string(&b, comm, strlen(comm));
+	sb_printf(&b, ",\"pid\":%u,\"tgid\":%u", rec->pid, rec->tgid);
+	json_probe(&b, rec, p);
+	sb_printf(&b, ",\"probe_id\":%u,\"kind\":\"stack\",\"stack\":[", rec->probe_id);
+	for (i = 0; i < st->nr; i++) {
+		kp_ksyms_snprint(ks, st->frames[i], true, sym, sizeof(sym));
+		sb_printf(&b, "%s{\"ip\":\"0x%llx\",\"sym\":", i ? "," : "",
+			  (unsigned long long)st->frames[i]);
+		sb_json_string(&b, sym, strlen(sym));
+		sb_putc(&b, '}');
+	}
+	sb_printf(&b, "]}\n");
+	return sb_flush(&b, out, 0);
 }

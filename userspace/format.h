@@ -73,6 +73,15 @@ int kp_format_text(FILE *out, const struct kpmod_record *rec,
 int kp_format_json(FILE *out, const struct kpmod_record *rec,
 		   const struct kp_probe_desc *p, const struct kp_ksyms *ks);
 
+/*
+ * A KPMOD_REC_STACK record: ftrace's "<stack trace>" entry, one " => "
+ * line per frame (as with the sym-offset option); in JSON, an object of
+ * kind "stack" whose "stack" is an array of {"ip", "sym"}.
+ */
+int kp_format_stack_text(FILE *out, const struct kpmod_record *rec, const struct kp_ksyms *ks);
+int kp_format_stack_json(FILE *out, const struct kpmod_record *rec,
+			 const struct kp_probe_desc *p, const struct kp_ksyms *ks);
+
 /* ftrace's "CPU:%d [LOST %lu EVENTS]" line. */
 void kp_format_lost(FILE *out, unsigned int cpu, uint64_t lost);
 

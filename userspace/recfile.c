@@ -412,9 +412,11 @@ static int parse_chunk(struct kp_recfile *r, uint8_t *p, uint64_t len,
 				  (unsigned long long)start);
 	}
 	while (pos < n) {
+		int type;
+
 		why[0] = '\0';
-		if (kp_record_check(recs + pos, n - pos, why, sizeof(why)) !=
-		    KPMOD_REC_EVENT) {
+		type = kp_record_check(recs + pos, n - pos, why, sizeof(why));
+		if (type != KPMOD_REC_EVENT && type != KPMOD_REC_STACK) {
 			free(p);
 			return kp_rf_fail(r, -EBADMSG, "corrupt chunk at byte %llu: record at byte %llu: %s",
 					  (unsigned long long)start,

@@ -73,6 +73,16 @@ int kp_record_check(const void *p, uint64_t avail, char *why, size_t whylen)
 			return -EBADMSG;
 		}
 		return KPMOD_REC_EVENT;
+	case KPMOD_REC_STACK: {
+		const struct kpmod_stack_rec *st = p;
+
+		if (rec->len < sizeof(*st) || st->nr > KPMOD_STACK_MAX_FRAMES ||
+		    rec->len != sizeof(*st) + st->nr * sizeof(st->frames[0])) {
+			snprintf(why, whylen, "bad stack record length %u", rec->len);
+			return -EBADMSG;
+		}
+		return KPMOD_REC_STACK;
+	}
 	default:
 		snprintf(why, whylen, "unknown record type %u", rec->type);
 		return -EBADMSG;

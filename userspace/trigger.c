@@ -602,9 +602,11 @@ int kp_trigger_parse(const char *line, const struct kp_filter_fields *ff,
 		out->remove = true;
 		command++;
 	}
-	if (!strcmp(command, "traceon") || !strcmp(command, "traceoff")) {
-		out->type = strcmp(command, "traceon") ? KPMOD_TRIGGER_TRACEOFF :
-							 KPMOD_TRIGGER_TRACEON;
+	if (!strcmp(command, "traceon") || !strcmp(command, "traceoff") ||
+	    !strcmp(command, "stacktrace")) {
+		out->type = !strcmp(command, "traceon") ? KPMOD_TRIGGER_TRACEON :
+			    !strcmp(command, "traceoff") ? KPMOD_TRIGGER_TRACEOFF :
+							   KPMOD_TRIGGER_STACKTRACE;
 		snprintf(out->text, sizeof(out->text), "%s", command);
 		ret = kp_trigger_count_filter(next, false, &(char *){ NULL }, out, err);
 	} else if (!strcmp(command, "enable_event") || !strcmp(command, "disable_event")) {
@@ -614,7 +616,7 @@ int kp_trigger_parse(const char *line, const struct kp_filter_fields *ff,
 	} else if (!strcmp(command, "hist")) {
 		out->type = KPMOD_TRIGGER_HIST;
 		ret = kp_trigger_hist(next, ff, out, err);
-	} else if (!strcmp(command, "snapshot") || !strcmp(command, "stacktrace") ||
+	} else if (!strcmp(command, "snapshot") ||
 		   !strcmp(command, "enable_hist") || !strcmp(command, "disable_hist")) {
 		kp_err(err, NULL, NULL, "kpmod: this trigger is not supported yet");
 	} else {

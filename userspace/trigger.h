@@ -4,6 +4,7 @@
  * (Documentation/trace/events.rst section 6, histogram.rst):
  *
  *   [!]traceon[:COUNT] [if FILTER]      [!]traceoff[:COUNT] [if FILTER]
+ *   [!]stacktrace[:COUNT] [if FILTER]
  *   [!]enable_event:GRP:EVENT[:COUNT] [if FILTER]   (also disable_event)
  *   [!]hist:keys=K[,K...][:vals=V[,V]][:sort=S[,S]][:size=N][:pause|:cont|:clear]
  *       [if FILTER]

@@ -192,6 +192,47 @@ START_TEST(entry_line_prints_every_type_like_ftrace)
 }
 END_TEST
 
+/* A stacktrace trigger's record: ftrace's "<stack trace>" entry; JSON's array. */
+START_TEST(stack_record_prints_like_ftrace)
+{
+	struct kp_probe_desc *p = all_types_probe();
+	struct kp_ksyms ks;
+	uint64_t w[32] = { 0 };
+	struct kpmod_stack_rec *st = (void *)w;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&ks, kallsyms, strlen(kallsyms)), 0);
+	st->hdr.type = KPMOD_REC_STACK;
+	st->hdr.probe_id = p->id;
+	st->hdr.cpu = 1;
+	st->hdr.pid = 1234;
+	st->hdr.tgid = 1200;
+	st->hdr.ts_ns = 12345678901234ULL;
+	memcpy(st->hdr.comm, "bash", 5);
+	st->nr = 2;
+	st->frames[0] = 0xffffffff81001005ULL;
+	st->frames[1] = 0xffffffffc0001014ULL;
+	st->hdr.len = sizeof(*st) + 2 * sizeof(uint64_t);
+	f = open_memstream(&out, &len);
+	ck_assert_int_eq(kp_format_stack_text(f, &st->hdr, &ks), 0);
+	ck_assert_int_eq(kp_format_stack_json(f, &st->hdr, p, &ks), 0);
+	fclose(f);
+	ck_assert_str_eq(out,
+		"            bash-1234    [001] ..... 12345.678901: <stack trace>\n"
+		" => do_sys_openat2+0x5/0x150\n"
+		" => foo_init+0x14/0x20 [foo]\n"
+		"{\"ts\":12345.678901234,\"cpu\":1,\"task\":\"bash\",\"pid\":1234,\"tgid\":1200,"
+		"\"group\":\"kprobes\",\"event\":\"myprobe\",\"probe_id\":7,\"kind\":\"stack\","
+		"\"stack\":[{\"ip\":\"0xffffffff81001005\",\"sym\":\"do_sys_openat2+0x5/0x150\"},"
+		"{\"ip\":\"0xffffffffc0001014\",\"sym\":\"foo_init+0x14/0x20 [foo]\"}]}\n");
+	free(out);
+	kp_ksyms_free(&ks);
+	free(p);
+}
+END_TEST
+
 START_TEST(json_line_has_typed_escaped_values)
 {
 	struct kp_probe_desc *p = all_types_probe();
@@ -472,6 +513,7 @@ static Suite *format_suite(void)
 	tcase_add_test(tc, unknown_probe_and_bad_records);
 	tcase_add_test(tc, descriptions_are_checked);
 	tcase_add_test(tc, lost_lines);
+	tcase_add_test(tc, stack_record_prints_like_ftrace);
 	tcase_add_test(tc, task_names_and_strings_cannot_forge_lines);
 	tcase_add_test(tc, record_layout_helpers);
 	suite_add_tcase(s, tc);

@@ -97,6 +97,13 @@ START_TEST(test_simple_triggers)
 	ck_assert_str_eq(t->text, "enable_event:kph:other");
 	ck_assert_str_eq(t->filter, "len > 10");
 	free(t);
+	t = parse_ok("stacktrace:3 if nr == 1");
+	ck_assert_uint_eq(t->type, KPMOD_TRIGGER_STACKTRACE);
+	ck_assert_uint_eq(t->count, 3);
+	ck_assert_str_eq(t->text, "stacktrace");
+	free(t);
+	listed("stacktrace", "stacktrace:unlimited\n");
+	listed("stacktrace:2 if nr > 1", "stacktrace:count=2 if nr > 1\n");
 	listed("traceon", "traceon:unlimited\n");
 	listed("traceoff:0x10 if nr < 2", "traceoff:count=16 if nr < 2\n");
 	listed("disable_event:a:b", "disable_event:a:b:unlimited\n");

@@ -137,6 +137,48 @@ expect_rc 0 kpmod tracing on
 expect_rc 0 kpmod trigger kph/pg '!traceoff'
 expect_rc 0 kpmod disable kph/pg
 
+# stacktrace:2 on a probe not enabled: two stack records and none of the
+# events; each starts in the probed function, its callers below, in text
+# as ftrace's "<stack trace>" entries and in JSON as arrays.
+expect_rc 0 kpmod trigger kph/pg 'stacktrace:2 if nr >= 7000003'
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^stacktrace:count=2 if nr >= 7000003$'
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+$W getpgid 10 7000000
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+[ "$(grep -c ' kph-work-.* <stack trace>$' /tmp/t.txt)" -eq 2 ] ||
+	{ cat /tmp/t.txt; fail "stacktrace:2 did not give exactly 2 stacks"; }
+[ "$(grep -A 1 '<stack trace>$' /tmp/t.txt | grep -c '^ => find_task_by_vpid+0x')" -eq 2 ] ||
+	{ cat /tmp/t.txt; fail "a stack does not start in find_task_by_vpid"; }
+grep -q '^ => .*getpgid+0x' /tmp/t.txt || fail "no stack through the getpgid syscall"
+grep -q ' pg: ' /tmp/t.txt && fail "pg, not enabled, recorded events"
+expect_rc 0 kpmod trigger kph/pg
+expect_grep '^stacktrace:count=0 if nr >= 7000003$'
+expect_rc 0 kpmod trigger kph/pg '!stacktrace'
+expect_rc 0 kpmod enable kph/pg
+expect_rc 0 kpmod trigger kph/pg 'stacktrace:1 if nr == 7000001'
+kpmod trace --json >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+$W getpgid 3 7000000
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+# The stack right after its event (nr 7000001): same task, same time.
+grep '"task":"kph-work"' /tmp/t.txt >/tmp/j.txt
+[ "$(grep -c '"kind":"stack"' /tmp/j.txt)" -eq 1 ] || { cat /tmp/t.txt; fail "--json: not exactly one stack"; }
+sed -n 2p /tmp/j.txt | grep -q '7000001' || { cat /tmp/j.txt; fail "--json: 2nd event not nr 7000001"; }
+sed -n 3p /tmp/j.txt | grep -q '"kind":"stack","stack":\[{"ip":"0x[0-9a-f]*","sym":"find_task_by_vpid+0x' ||
+	{ cat /tmp/j.txt; fail "--json: the stack does not follow nr 7000001"; }
+[ "$(sed -n 2p /tmp/j.txt | cut -d, -f1)" = "$(sed -n 3p /tmp/j.txt | cut -d, -f1)" ] ||
+	{ cat /tmp/j.txt; fail "--json: the stack's time is not its event's"; }
+expect_rc 0 kpmod trigger kph/pg '!stacktrace'
+expect_rc 0 kpmod disable kph/pg
+
 # enable_event: pg2, on the same calls' return, is armed but records
 # nothing until nr 7000005.
 expect_rc 0 kpmod add 'r:kph/pg2 find_task_by_vpid nr=$arg1:s32'
@@ -257,6 +299,34 @@ while read -r ev spec; do
 	expect_rc 0 kpmod trigger kpho/$ev "!$spec"
 done </tmp/specs
 [ "$n" -eq 13 ] || fail "only $n specs ran"
+
+# stacktrace: the kernel's trigger and kpmod's on the same probe and the
+# same call: below the probed function (its callers) the frames must be
+# the same, one by one; above it each tracer has its own handler's.
+echo 1 >$T/options/sym-offset
+echo >$T/trace
+echo 'stacktrace:1 if nr == 7000004' >>$T/events/kpho/pg/trigger || fail "the kernel refused stacktrace"
+echo 1 >$T/events/kpho/pg/enable
+expect_rc 0 kpmod trigger kpho/pg 'stacktrace:1 if nr == 7000004'
+kpmod trace >/tmp/t.txt 2>/tmp/t.err &
+tpid=$!
+wait_reader $tpid
+$W getpgid 10 7000000
+sleep 1
+kill -INT $tpid
+wait $tpid || fail "trace exited $?"
+echo 0 >$T/events/kpho/pg/enable
+echo '!stacktrace' >>$T/events/kpho/pg/trigger
+echo 0 >$T/options/sym-offset
+expect_rc 0 kpmod trigger kpho/pg '!stacktrace'
+cat $T/trace >/tmp/k.txt
+for f in k t; do
+	awk '/<stack trace>$/ { s = 1; next } s && /^ => / { print; next } { s = 0 }' /tmp/$f.txt |
+		sed -n '/^ => find_task_by_vpid+/,$p' | tail -n +2 >/tmp/$f.st
+done
+[ -s /tmp/k.st ] || { cat /tmp/k.txt; fail "the kernel's stack has no frame below find_task_by_vpid"; }
+diff /tmp/k.st /tmp/t.st >/tmp/d.txt || { cat /tmp/d.txt; fail "stacktrace: kpmod's frames differ from the kernel's"; }
+note "stacktrace: $(wc -l </tmp/t.st) frames below find_task_by_vpid alike"
 
 # Refusals: error_log's message and caret, as kpmod prints them.
 cat >/tmp/bad <<'END'

@@ -361,7 +361,8 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 		}
 	}
 	/* A filter given with the probe is in force from its first hit. */
-	if (attrs[KPMOD_A_FILTER_PROG] || attrs[KPMOD_A_FILTER_TEXT]) {
+	if (attrs[KPMOD_A_FILTER_PROG] || attrs[KPMOD_A_FILTER_TEXT] ||
+	    attrs[KPMOD_A_FILTER_STRS]) {
 		struct kpmod_filter *f = kpmod_genl_parse_filter(p, info);
 
 		if (IS_ERR(f)) {

@@ -60,7 +60,7 @@ static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32
 	t->text = nla_strdup(a[KPMOD_A_TRIGGER_TEXT], GFP_KERNEL);
 	if (!t->text)
 		goto fail;
-	if (a[KPMOD_A_FILTER_PROG] || a[KPMOD_A_FILTER_TEXT]) {
+	if (a[KPMOD_A_FILTER_PROG] || a[KPMOD_A_FILTER_TEXT] || a[KPMOD_A_FILTER_STRS]) {
 		t->filter = kpmod_genl_parse_filter(p, info);
 		if (IS_ERR(t->filter)) {
 			ret = PTR_ERR(t->filter);

@@ -510,11 +510,13 @@ struct kpmod_hist_field {
 };
 
 /*
- * One entry of a hist table: hitcount, then each value (for a .min value,
- * U64_MAX until the first update), the task name kept for an EXECNAME
- * key, then the key: each key field in order, 8 bytes for a number (u64),
- * KPMOD_HIST_STR_KEY bytes for a string (NUL-padded), KPMOD_HIST_STACK_DEPTH
- * x 8 for a stack.
+ * One entry of a hist table: hitcount, then each value (a .max or .min of
+ * a signed field compares signed; a .min is U64_MAX, or S64_MAX when
+ * signed, and a signed .max S64_MIN, until the first update), the task
+ * name kept for an EXECNAME key, then the key: each key field in order, 8
+ * bytes for a number (u64), KPMOD_HIST_STR_KEY bytes for a string
+ * (NUL-padded), KPMOD_HIST_STACK_DEPTH x 8 for a stack.  A netlink
+ * attribute's data is only 4-byte aligned: copy an entry out to read it.
  */
 struct kpmod_hist_entry {
 	__u64 vals[1 + KPMOD_HIST_MAX_VALS];

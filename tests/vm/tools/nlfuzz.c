@@ -485,6 +485,9 @@ static void run_trigger_cases(void)
 	nla_put(m, KPMOD_A_FILTER_PROG, sizeof(p), &p);
 	expect("trigger with a bad filter", m, EINVAL);
 	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF, "traceoff");
+	nla_put(m, KPMOD_A_FILTER_STRS, 2, "x");
+	expect("trigger with filter strings and no program", m, EINVAL);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF, "traceoff");
 	nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
 	expect("remove a missing trigger", m, ENOENT);
 	check("the refusals left the probe alone", nr_probes() == 1, NULL);

@@ -311,15 +311,13 @@ static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
 }
 
 /*
- * ceil(log2(v)), as the kernel's ilog2(roundup_pow_of_two(v)) gives it on
- * x86_64 and arm64: past 2^63 its rounding shifts by 64, which those
- * machines take as 0, so the bucket is 0 (where a negative errno lands).
+ * ceil(log2(v)), what the kernel's ilog2(roundup_pow_of_two(v)) means.
+ * Past 2^63 (a negative value) the kernel's rounding shifts by 64, which
+ * C leaves undefined and kernels differ on (6.12 arm64 gives 64): 64 here.
  */
 static u64 kpmod_hist_log2(u64 v)
 {
-	u32 bits = v > 1 ? fls64(v - 1) : 0;
-
-	return bits < 64 ? bits : 0;
+	return v > 1 ? fls64(v - 1) : 0;
 }
 
 static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct kpmod_probe *p,

@@ -91,7 +91,11 @@ apt_private() {
 		"$dir/cache/archives/partial"
 	: >"$dir/status"
 	while read -r u s sb c; do
+		# Not backports: the kernels come from the suite and its updates,
+		# and an old suite's backports leave deb.debian.org (bullseye's
+		# did, and apt-get update then fails as a whole).
 		case "$s" in
+		"$host"-backports) continue ;;
 		"$host" | "$host"-*) ;;
 		*) continue ;;
 		esac

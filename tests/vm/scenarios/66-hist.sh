@@ -74,13 +74,13 @@ expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr.buckets=4:vals=hitcount,nr,nr.ma
 expect_rc 0 kpmod trigger kph/pg '!hist:keys=common_pid.execname,nr.log2:vals=hitcount:sort=hitcount.descending:size=2048 if comm == "kph-work"'
 
 # .max, .min and .avg of a signed field in its sign (sums wrap as the
-# kernel's); .log2 of a negative is bucket 0, as the kernel computes it.
+# kernel's); .log2 of a negative (above 2^63 as a u64) is 2^64.
 N='kpmod-work name kph-neg'
 expect_rc 0 kpmod trigger kph/pg 'hist:keys=nr.log2:vals=nr.max,nr.min if comm == "kph-neg"'
 expect_rc 0 kpmod trigger kph/pg 'hist:keys=common_pid:vals=nr.avg,nr if comm == "kph-neg"'
 $N getpgid 3 -5
 expect_rc 0 kpmod hist kph/pg
-expect_grep '^{ nr: ~ 2^0  } hitcount:          3  nr.max:         -3  nr.min:         -5$'
+expect_grep '^{ nr: ~ 2^64 } hitcount:          3  nr.max:         -3  nr.min:         -5$'
 expect_grep '^{ common_pid: *[0-9]* } hitcount:          3  nr.avg:         -4  nr: 18446744073709551604$'
 expect_rc 0 kpmod hist --json kph/pg
 expect_grep '"nr.max":-3,"nr.min":-5'
@@ -154,7 +154,11 @@ wait $tpid || fail "trace exited $?"
 	{ cat /tmp/t.txt; fail "stacktrace:2 did not give exactly 2 stacks"; }
 [ "$(grep -A 1 '<stack trace>$' /tmp/t.txt | grep -c '^ => find_task_by_vpid+0x')" -eq 2 ] ||
 	{ cat /tmp/t.txt; fail "a stack does not start in find_task_by_vpid"; }
-grep -q '^ => .*getpgid+0x' /tmp/t.txt || fail "no stack through the getpgid syscall"
+# arm64 unwinds by frame records: from a function's first instruction its
+# caller (__arm64_sys_getpgid) is not seen, invoke_syscall is (as in the
+# kernel's own stack traces).
+grep -q '^ => .*\(getpgid\|invoke_syscall\)+0x' /tmp/t.txt ||
+	{ cat /tmp/t.txt; fail "no stack through the getpgid syscall"; }
 grep -q ' pg: ' /tmp/t.txt && fail "pg, not enabled, recorded events"
 expect_rc 0 kpmod trigger kph/pg
 expect_grep '^stacktrace:count=0 if nr >= 7000003$'
@@ -225,7 +229,7 @@ sleep 1
 $W getpgid 20 7000000
 sleep 1.5
 kill -INT $ipid
-wait $ipid || fail "hist --interval exited $?"
+wait $ipid || { rc=$?; cat /tmp/iv.txt; fail "hist --interval exited $rc"; }
 cat /tmp/iv.txt
 [ "$(grep -c '^# event histogram' /tmp/iv.txt)" -ge 3 ] || fail "fewer than 3 intervals printed"
 [ "$(grep '^    Hits: ' /tmp/iv.txt | awk '{ n += $2 } END { print n }')" -eq 150 ] ||
@@ -280,7 +284,9 @@ while read -r ev spec; do
 	expect_rc 0 kpmod trigger kpho/$ev "$spec"
 	$W getpgid 300 7000000
 	$W getpgid 50 7000100
-	$W getpgid 5 -7
+	# Negative values too, but not for .log2: the kernel's log2 of a value
+	# past 2^63 is undefined behaviour, and kernels differ on it.
+	case $spec in *log2*) ;; *) $W getpgid 5 -7 ;; esac
 	cat $T/events/kpho/$ev/hist >/tmp/k.txt
 	kpmod hist kpho/$ev >/tmp/m.txt || fail "kpmod hist failed"
 	# Entries equal on every sort field come in no set order: compare

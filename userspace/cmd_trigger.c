@@ -363,6 +363,9 @@ int kp_cmd_hist(int argc, char **argv)
 			fprintf(stderr, "kpmod: hist: '%s' is gone\n", event);
 			ret = KP_EXIT_REFUSED;
 		}
+		/* The fields name the listed arguments: the old list is freed. */
+		if (!ret)
+			kp_filter_fields_of(p, ff);
 	}
 	if (ks_loaded)
 		kp_ksyms_free(&ks);

@@ -36,7 +36,7 @@ enum kp_filter_field_type {
 
 /* A field an expression may name; the first of a name wins. */
 struct kp_filter_field {
-	const char *name;
+	const char *name;	/* the probe's own: valid while its description is */
 	enum kp_filter_field_type type;
 	unsigned int size;	/* KP_FILTER_FIELD_NUM: bytes */
 	bool is_signed;		/* numbers (and CPU): compared signed */

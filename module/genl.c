@@ -771,6 +771,17 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	return 0;
 }
 
+/*
+ * A dump's first message is sized before the reader has read anything:
+ * without this, a fresh socket's would be one page, too small for a probe
+ * with all the limits allow (under 28 KiB).  Readers read with 32 KiB.
+ */
+static int kpmod_genl_dump_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = KPMOD_DUMP_MSG_SIZE;
+	return 0;
+}
+
 /* cb->args[0]: the id of the last probe sent; ids only grow. */
 static int kpmod_genl_probe_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -847,6 +858,22 @@ out:
 	return ret;
 }
 
+/* The dumps: full ops, for their start callback (small ops have none). */
+static const struct genl_ops kpmod_genl_dump_ops[] = {
+	{
+		.cmd = KPMOD_CMD_PROBE_GET,
+		.start = kpmod_genl_dump_start,
+		.dumpit = kpmod_genl_probe_dump,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_HIST_GET,
+		.start = kpmod_genl_dump_start,
+		.dumpit = kpmod_genl_hist_dump,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
 static const struct genl_small_ops kpmod_genl_ops[] = {
 	{
 		.cmd = KPMOD_CMD_STATUS,
@@ -861,11 +888,6 @@ static const struct genl_small_ops kpmod_genl_ops[] = {
 	{
 		.cmd = KPMOD_CMD_PROBE_DEL,
 		.doit = kpmod_genl_probe_del,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = KPMOD_CMD_PROBE_GET,
-		.dumpit = kpmod_genl_probe_dump,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
@@ -899,11 +921,6 @@ static const struct genl_small_ops kpmod_genl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
-		.cmd = KPMOD_CMD_HIST_GET,
-		.dumpit = kpmod_genl_hist_dump,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
 		.cmd = KPMOD_CMD_TRACING,
 		.doit = kpmod_genl_tracing,
 		.flags = GENL_ADMIN_PERM,
@@ -917,6 +934,8 @@ struct genl_family kpmod_genl_family __ro_after_init = {
 	.policy = kpmod_genl_policy,
 	.netnsok = false,
 	.module = THIS_MODULE,
+	.ops = kpmod_genl_dump_ops,
+	.n_ops = ARRAY_SIZE(kpmod_genl_dump_ops),
 	.small_ops = kpmod_genl_ops,
 	.n_small_ops = ARRAY_SIZE(kpmod_genl_ops),
 };

@@ -71,10 +71,10 @@
  *                          argument, its name, type, count, offset and size.
  *                          A dump that overlaps a change is flagged
  *                          NLM_F_DUMP_INTR: the reader starts it again.
- *                          The kernel sizes a dump's messages by the
- *                          reader's buffer: read with 32 KiB or more (the
- *                          limits keep one probe, all it holds included,
- *                          under 28 KiB).
+ *                          Each message of a dump (PROBE_GET, HIST_GET)
+ *                          may take up to KPMOD_DUMP_MSG_SIZE bytes: read
+ *                          with a buffer that large (the limits keep one
+ *                          probe, all it holds included, under 28 KiB).
  * KPMOD_CMD_CLEAR          deletes every probe; EBUSY if one is enabled.
  * KPMOD_CMD_PROBE_FILTER
  *   Request: KPMOD_A_PROBE_GROUP and KPMOD_A_PROBE_EVENT naming one probe;
@@ -136,6 +136,7 @@
 #define KPMOD_MAX_TRIGGERS	16	/* triggers on one probe */
 #define KPMOD_MAX_TRIGGER_TEXT	4096	/* a trigger file write: under PAGE_SIZE */
 #define KPMOD_MAX_TRIGGERS_TEXT	8192	/* one probe's trigger texts and filters, NULs in */
+#define KPMOD_DUMP_MSG_SIZE	32768	/* the largest message of a dump */
 #define KPMOD_HIST_MAX_KEYS	3	/* TRACING_MAP_KEYS_MAX */
 #define KPMOD_HIST_MAX_VALS	2	/* TRACING_MAP_VALS_MAX, hitcount aside */
 #define KPMOD_HIST_STR_KEY	256	/* MAX_FILTER_STR_VAL: a string key's bytes */

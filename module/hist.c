@@ -94,6 +94,9 @@ static int kpmod_hist_check_val(const struct kpmod_probe *p, const struct kpmod_
 	return 0;
 }
 
+/* Tables made so far: each table's generation, for dumps that span a clear. */
+static atomic64_t kpmod_hist_gens = ATOMIC64_INIT(0);
+
 static void kpmod_hist_table_free(struct kpmod_hist_table *t)
 {
 	if (!t)
@@ -109,8 +112,6 @@ static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist *
 
 	if (!t)
 		return NULL;
-	static atomic64_t kpmod_hist_gens = ATOMIC64_INIT(0);
-
 	t->gen = atomic64_inc_return(&kpmod_hist_gens);
 	t->max_elts = h->size;
 	t->nslots = h->size * 2;

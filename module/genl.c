@@ -102,6 +102,7 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 							    sizeof(struct kpmod_hist_field) },
 	[KPMOD_A_HIST_SIZE] = { .type = NLA_U32 },	/* range checked with the spec */
 	[KPMOD_A_HIST_ACTION] = NLA_POLICY_MAX(NLA_U32, KPMOD_HIST_CLEAR),
+	[KPMOD_A_HIST_NAME] = { .type = NLA_NUL_STRING, .len = KPMOD_HIST_NAME_MAX - 1 },
 	[KPMOD_A_HIST_ENTRY] = { .type = NLA_REJECT },
 	[KPMOD_A_HIST_HITS] = { .type = NLA_U64 },
 	[KPMOD_A_HIST_DROPS] = { .type = NLA_U64 },

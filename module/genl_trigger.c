@@ -21,18 +21,11 @@ static bool kpmod_trigger_stray(struct nlattr **a, u32 type)
 	bool switches = type == KPMOD_TRIGGER_ENABLE_EVENT || type == KPMOD_TRIGGER_DISABLE_EVENT;
 
 	if (!hist && (a[KPMOD_A_HIST_KEYS] || a[KPMOD_A_HIST_VALS] || a[KPMOD_A_HIST_SIZE] ||
-		      a[KPMOD_A_HIST_ACTION]))
+		      a[KPMOD_A_HIST_ACTION] || a[KPMOD_A_HIST_NAME]))
 		return true;
 	if (hist && a[KPMOD_A_TRIGGER_COUNT])
 		return true;
 	return !switches && (a[KPMOD_A_TRIGGER_TARGET_GROUP] || a[KPMOD_A_TRIGGER_TARGET_EVENT]);
-}
-
-/* The bytes of text (NULs included) a request's trigger would keep. */
-static u32 kpmod_trigger_req_text(struct nlattr **a)
-{
-	return nla_len(a[KPMOD_A_TRIGGER_TEXT]) +
-	       (a[KPMOD_A_FILTER_TEXT] ? nla_len(a[KPMOD_A_FILTER_TEXT]) : 0);
 }
 
 /* A new trigger from the request; an ERR_PTR, the reason in extack, if bad. */
@@ -69,12 +62,25 @@ static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32
 		}
 	}
 	if (type == KPMOD_TRIGGER_HIST) {
-		t->hist = kpmod_hist_create(p, a[KPMOD_A_HIST_KEYS], a[KPMOD_A_HIST_VALS],
-					    a[KPMOD_A_HIST_SIZE], info->extack);
+		struct kpmod_hist_req req = {
+			.keys = a[KPMOD_A_HIST_KEYS], .vals = a[KPMOD_A_HIST_VALS],
+			.size = a[KPMOD_A_HIST_SIZE], .name = a[KPMOD_A_HIST_NAME], .text = t->text,
+		};
+		const char *shared;
+
+		t->hist = kpmod_hist_create(p, &req, info->extack);
 		if (IS_ERR(t->hist)) {
 			ret = PTR_ERR(t->hist);
 			t->hist = NULL;
 			goto fail;
+		}
+		/* A named hist lists as its table's first (its size=, say). */
+		shared = kpmod_hist_text(t->hist);
+		if (shared && strcmp(shared, t->text)) {
+			kfree(t->text);
+			t->text = kstrdup(shared, GFP_KERNEL);
+			if (!t->text)
+				goto fail;
 		}
 		if (a[KPMOD_A_HIST_ACTION] &&
 		    nla_get_u32(a[KPMOD_A_HIST_ACTION]) == KPMOD_HIST_PAUSE)
@@ -190,15 +196,16 @@ int kpmod_genl_trigger(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOSPC;
 		goto out;
 	}
-	if (kpmod_triggers_text(p) + kpmod_trigger_req_text(a) > KPMOD_MAX_TRIGGERS_TEXT) {
-		/* So that the probe with all it holds fits one message of a dump. */
-		GENL_SET_ERR_MSG(info, "the event's triggers would hold over 8 KiB of text");
-		ret = -ENOSPC;
-		goto out;
-	}
 	t = kpmod_genl_build_trigger(p, type, info);
 	if (IS_ERR(t)) {
 		ret = PTR_ERR(t);
+		goto out;
+	}
+	if (kpmod_triggers_text(p) + kpmod_trigger_text_bytes(t) > KPMOD_MAX_TRIGGERS_TEXT) {
+		/* So that the probe with all it holds fits one message of a dump. */
+		GENL_SET_ERR_MSG(info, "the event's triggers would hold over 8 KiB of text");
+		kpmod_trigger_free(t);
+		ret = -ENOSPC;
 		goto out;
 	}
 	t->id = ++p->next_trigger_id;

@@ -106,16 +106,16 @@ static void kpmod_hist_table_free(struct kpmod_hist_table *t)
 	kfree(t);
 }
 
-static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist *h)
+static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist_store *st)
 {
 	struct kpmod_hist_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
 
 	if (!t)
 		return NULL;
 	t->gen = atomic64_inc_return(&kpmod_hist_gens);
-	t->max_elts = h->size;
-	t->nslots = h->size * 2;
-	t->elt_size = sizeof(struct kpmod_hist_elt) + h->key_size;
+	t->max_elts = st->size;
+	t->nslots = st->size * 2;
+	t->elt_size = sizeof(struct kpmod_hist_elt) + st->key_size;
 	t->slots = vzalloc(array_size(t->nslots, sizeof(*t->slots)));
 	t->elts = vzalloc(array_size(t->max_elts, t->elt_size));
 	if (!t->slots || !t->elts) {
@@ -125,16 +125,147 @@ static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist *
 	return t;
 }
 
-struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct nlattr *keys,
-				     const struct nlattr *vals, const struct nlattr *size,
+/* The stores of named hists, by name; kpmod_lock. */
+static LIST_HEAD(kpmod_hist_names);
+
+/* A field's type as named hists compare it: an argument's, or which common field. */
+static u32 kpmod_hist_field_type(const struct kpmod_probe *p, u16 field)
+{
+	return field < p->nargs ? p->args[field].type : 0x10000U | field;
+}
+
+static void kpmod_hist_shape_of(const struct kpmod_probe *p, const struct kpmod_hist *h,
+				struct kpmod_hist_shape *s)
+{
+	u32 i;
+
+	memset(s, 0, sizeof(*s));
+	s->nkeys = h->nkeys;
+	s->nvals = h->nvals;
+	for (i = 0; i < h->nkeys; i++) {
+		s->key_type[i] = kpmod_hist_field_type(p, h->keys[i].field);
+		s->key_flags[i] = h->keys[i].flags;
+		s->key_buckets[i] = h->keys[i].buckets;
+	}
+	for (i = 0; i < h->nvals; i++) {
+		s->val_type[i] = kpmod_hist_field_type(p, h->vals[i].field);
+		s->val_flags[i] = h->vals[i].flags;
+	}
+}
+
+/* ":size=N" in a hist's text, or its end. */
+static const char *kpmod_hist_size_attr(const char *text, const char **after)
+{
+	const char *s = strstr(text, ":size=");
+
+	if (!s) {
+		*after = text + strlen(text);
+		return *after;
+	}
+	*after = strchrnul(s + 1, ':');
+	return s;
+}
+
+bool kpmod_hist_text_match(const char *a, const char *b)
+{
+	const char *a_rest, *b_rest;
+	const char *a_size = kpmod_hist_size_attr(a, &a_rest);
+	const char *b_size = kpmod_hist_size_attr(b, &b_rest);
+
+	return a_size - a == b_size - b && !memcmp(a, b, a_size - a) && !strcmp(a_rest, b_rest);
+}
+
+static struct kpmod_hist_store *kpmod_hist_named(const char *name)
+{
+	struct kpmod_hist_store *st;
+
+	list_for_each_entry(st, &kpmod_hist_names, node)
+		if (!strcmp(st->name, name))
+			return st;
+	return NULL;
+}
+
+static void kpmod_hist_store_put(struct kpmod_hist_store *st)
+{
+	if (--st->refs)
+		return;
+	if (st->name)
+		list_del(&st->node);
+	kpmod_hist_table_free(rcu_dereference_protected(st->table, true));
+	kfree(st->name);
+	kfree(st->text);
+	kfree(st);
+}
+
+/* @h's own store, or with @name a new named one; a table either way. */
+static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_probe *p,
+						     const struct kpmod_hist *h,
+						     const char *name, const char *text)
+{
+	struct kpmod_hist_store *st = kzalloc(sizeof(*st), GFP_KERNEL);
+	struct kpmod_hist_table *t;
+
+	if (!st)
+		return NULL;
+	st->refs = 1;
+	st->key_size = h->key_size;
+	st->size = h->size;
+	kpmod_hist_shape_of(p, h, &st->shape);
+	INIT_LIST_HEAD(&st->node);
+	if (name) {
+		st->name = kstrdup(name, GFP_KERNEL);
+		st->text = kstrdup(text, GFP_KERNEL);
+		if (!st->name || !st->text)
+			goto fail;
+	}
+	t = kpmod_hist_table_alloc(st);
+	if (!t)
+		goto fail;
+	RCU_INIT_POINTER(st->table, t);
+	if (name)
+		list_add(&st->node, &kpmod_hist_names);
+	return st;
+fail:
+	kfree(st->name);
+	kfree(st->text);
+	kfree(st);
+	return NULL;
+}
+
+/* Joins the table of @name if @h is alike in keys, values, sort and types. */
+static int kpmod_hist_join(const struct kpmod_probe *p, struct kpmod_hist *h,
+			   struct kpmod_hist_store *st, const struct kpmod_hist_req *req,
+			   struct netlink_ext_ack *extack)
+{
+	struct kpmod_hist_shape shape;
+
+	kpmod_hist_shape_of(p, h, &shape);
+	if (memcmp(&shape, &st->shape, sizeof(shape)) || h->key_size != st->key_size ||
+	    !kpmod_hist_text_match(st->text, req->text)) {
+		NL_SET_ERR_MSG_ATTR(extack, req->name,
+				    "Named hist trigger doesn't match existing named trigger (includes variables)");
+		return -EINVAL;
+	}
+	/* As the kernel's: the table, and so its size, is the first hist's. */
+	h->size = st->size;
+	st->refs++;
+	h->store = st;
+	return 0;
+}
+
+struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
+				     const struct kpmod_hist_req *req,
 				     struct netlink_ext_ack *extack)
 {
+	const struct nlattr *keys = req->keys, *vals = req->vals, *size = req->size;
 	const u32 fsz = sizeof(struct kpmod_hist_field);
-	struct kpmod_hist_table *t;
+	const char *name = req->name ? nla_data(req->name) : NULL;
+	struct kpmod_hist_store *st;
 	struct kpmod_hist *h;
 	u32 i, nkeys, nvals;
 	int ret;
 
+	lockdep_assert_held(&kpmod_lock);
 	nkeys = keys ? nla_len(keys) / fsz : 0;
 	nvals = vals ? nla_len(vals) / fsz : 0;
 	if (!keys || nla_len(keys) % fsz || !nkeys || nkeys > KPMOD_HIST_MAX_KEYS) {
@@ -148,6 +279,10 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct n
 	if (!size || !is_power_of_2(nla_get_u32(size)) ||
 	    nla_get_u32(size) < KPMOD_HIST_SIZE_MIN || nla_get_u32(size) > KPMOD_HIST_SIZE_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, size, "hist size: a power of two, 128 to 131072");
+		return ERR_PTR(-EINVAL);
+	}
+	if (name && !*name) {
+		NL_SET_ERR_MSG_ATTR(extack, req->name, "a hist's name is empty");
 		return ERR_PTR(-EINVAL);
 	}
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
@@ -172,6 +307,13 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct n
 			goto fail;
 		h->val_signed[i] = kpmod_field_signed(p, h->vals[i].field);
 	}
+	st = name ? kpmod_hist_named(name) : NULL;
+	if (st) {
+		ret = kpmod_hist_join(p, h, st, req, extack);
+		if (ret)
+			goto fail;
+		return h;
+	}
 	if ((u64)(sizeof(struct kpmod_hist_elt) + h->key_size) * h->size +
 	    (u64)h->size * 2 * sizeof(struct kpmod_hist_slot) > KPMOD_HIST_MAX_BYTES) {
 		NL_SET_ERR_MSG_ATTR(extack, size, "hist table would exceed 128 MiB");
@@ -179,37 +321,42 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct n
 		goto fail;
 	}
 	ret = -ENOMEM;
-	t = kpmod_hist_table_alloc(h);
-	if (!t)
+	h->store = kpmod_hist_store_new(p, h, name, req->text);
+	if (!h->store)
 		goto fail;
-	RCU_INIT_POINTER(h->table, t);
 	return h;
 fail:
 	kfree(h);
 	return ERR_PTR(ret);
 }
 
+const char *kpmod_hist_text(const struct kpmod_hist *h)
+{
+	return h->store->text;
+}
+
 void kpmod_hist_free(struct kpmod_hist *h)
 {
 	if (!h)
 		return;
-	kpmod_hist_table_free(rcu_dereference_protected(h->table, true));
+	kpmod_hist_store_put(h->store);
 	kfree(h);
 }
 
 struct kpmod_hist_table *kpmod_hist_table(struct kpmod_hist *h)
 {
-	return rcu_dereference_protected(h->table, lockdep_is_held(&kpmod_lock));
+	return rcu_dereference_protected(h->store->table, lockdep_is_held(&kpmod_lock));
 }
 
 int kpmod_hist_clear(struct kpmod_hist *h)
 {
 	struct kpmod_hist_table *old = kpmod_hist_table(h);
-	struct kpmod_hist_table *t = kpmod_hist_table_alloc(h);
+	struct kpmod_hist_table *t = kpmod_hist_table_alloc(h->store);
 
 	if (!t)
 		return -ENOMEM;
-	rcu_assign_pointer(h->table, t);
+	/* Every hist of the store sees the new table: a named clear clears all. */
+	rcu_assign_pointer(h->store->table, t);
 	/* Handlers run with preemption off: RCU readers. */
 	synchronize_rcu();
 	kpmod_hist_table_free(old);
@@ -376,7 +523,7 @@ static void kpmod_hist_val(atomic64_t *val, u16 flags, bool is_signed, u64 v)
 void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
 		       const struct kpmod_record *rec)
 {
-	struct kpmod_hist_table *t = rcu_dereference_sched(h->table);
+	struct kpmod_hist_table *t = rcu_dereference_sched(h->store->table);
 	u8 *key = (u8 *)this_cpu_ptr(kpmod_hist_keybuf);
 	struct kpmod_hist_elt *e;
 	u32 i;

@@ -4,6 +4,7 @@
 #define _KPMOD_HIST_H
 
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
 #include <uapi/kpmod.h>
@@ -37,6 +38,36 @@ struct kpmod_hist_table {
 	u8 *elts;
 };
 
+/*
+ * What a hist's keys and values are, field by field: hists that share a
+ * table (by name=) must be alike in it, as the kernel's hist_trigger_match().
+ */
+struct kpmod_hist_shape {
+	u32 nkeys;
+	u32 nvals;
+	u32 key_type[KPMOD_HIST_MAX_KEYS];	/* kpmod_hist_field_type() */
+	u16 key_flags[KPMOD_HIST_MAX_KEYS];
+	u64 key_buckets[KPMOD_HIST_MAX_KEYS];
+	u32 val_type[KPMOD_HIST_MAX_VALS];
+	u16 val_flags[KPMOD_HIST_MAX_VALS];
+};
+
+/*
+ * A table and the hists that update it: one hist's own, or every hist of
+ * one name= (the kernel's named triggers).  Changed under kpmod_lock.
+ */
+struct kpmod_hist_store {
+	struct list_head node;	/* in the named stores, if named */
+	u32 refs;		/* hists on it */
+	char *name;		/* NULL: one hist's own */
+	char *text;		/* named: the first hist's trigger text */
+	struct kpmod_hist_shape shape;
+	u32 key_size;
+	u32 size;		/* entries: the first hist's size= */
+	/* Replaced whole by a clear; handlers read it (RCU). */
+	struct kpmod_hist_table __rcu *table;
+};
+
 struct kpmod_hist {
 	u32 nkeys;
 	u32 nvals;
@@ -47,15 +78,30 @@ struct kpmod_hist {
 	u32 key_size;
 	u32 size;
 	bool paused;		/* READ_ONCE in handlers */
-	/* Replaced whole by a clear, under kpmod_lock; handlers read it (RCU). */
-	struct kpmod_hist_table __rcu *table;
+	struct kpmod_hist_store *store;	/* set at creation, never changed */
 };
 
-/* Checks the spec against @p and allocates the table; ERR_PTR on error. */
-struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p, const struct nlattr *keys,
-				     const struct nlattr *vals, const struct nlattr *size,
+/* A hist's spec as KPMOD_CMD_TRIGGER carries it. */
+struct kpmod_hist_req {
+	const struct nlattr *keys;
+	const struct nlattr *vals;
+	const struct nlattr *size;
+	const struct nlattr *name;	/* or NULL */
+	const char *text;		/* the trigger's text */
+};
+
+/*
+ * kpmod_lock held.  Checks the spec against @p and allocates the table, or
+ * with a name= already in use joins that table if alike; ERR_PTR on error.
+ */
+struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
+				     const struct kpmod_hist_req *req,
 				     struct netlink_ext_ack *extack);
-/* No handler may see @h any more. */
+/* The text a hist's trigger keeps: a named one's, its table's first. */
+const char *kpmod_hist_text(const struct kpmod_hist *h);
+/* Whether two hist trigger texts name the same hist: alike but for size=. */
+bool kpmod_hist_text_match(const char *a, const char *b);
+/* kpmod_lock held (or no command can run); no handler may see @h any more. */
 void kpmod_hist_free(struct kpmod_hist *h);
 /* Empties the table: a fresh one replaces it, the old freed after a grace period. */
 int kpmod_hist_clear(struct kpmod_hist *h);

@@ -90,7 +90,11 @@ struct kpmod_trigger *kpmod_trigger_find(struct kpmod_probe *p, u32 type, const 
 	list_for_each_entry(t, &p->triggers, node) {
 		const char *ft = t->filter ? t->filter->text : "";
 
-		if (t->type != type || strcmp(t->text, text))
+		if (t->type != type)
+			continue;
+		/* Hists match as the kernel's do: whatever their size=. */
+		if (type == KPMOD_TRIGGER_HIST ? !kpmod_hist_text_match(t->text, text) :
+		    strcmp(t->text, text))
 			continue;
 		/* Two hists may differ by their filter only; the others may not. */
 		if (type != KPMOD_TRIGGER_HIST || !strcmp(ft, filter_text ?: ""))
@@ -116,8 +120,13 @@ u32 kpmod_triggers_text(struct kpmod_probe *p)
 
 	lockdep_assert_held(&kpmod_lock);
 	list_for_each_entry(t, &p->triggers, node)
-		n += strlen(t->text) + 1 + (t->filter ? strlen(t->filter->text) + 1 : 0);
+		n += kpmod_trigger_text_bytes(t);
 	return n;
+}
+
+u32 kpmod_trigger_text_bytes(const struct kpmod_trigger *t)
+{
+	return strlen(t->text) + 1 + (t->filter ? strlen(t->filter->text) + 1 : 0);
 }
 
 int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)

@@ -41,6 +41,8 @@ struct kpmod_trigger *kpmod_trigger_by_id(struct kpmod_probe *p, u32 id);
 /* Puts @t in force on @p, its target soft-disabled; arms both. On error @t is the caller's. */
 /* The bytes of text, NULs included, @p's triggers and their filters hold. */
 u32 kpmod_triggers_text(struct kpmod_probe *p);
+/* The same of one trigger. */
+u32 kpmod_trigger_text_bytes(const struct kpmod_trigger *t);
 int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t);
 /* Takes @t off @p, waits for handlers, frees it; disarms what it armed. */
 void kpmod_trigger_detach(struct kpmod_probe *p, struct kpmod_trigger *t);

@@ -108,7 +108,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	4
+#define KPMOD_UAPI_VERSION	5
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -145,6 +145,7 @@
 #define KPMOD_HIST_SIZE_MIN	128	/* 1 << TRACING_MAP_BITS_MIN entries */
 #define KPMOD_HIST_SIZE_MAX	131072	/* 1 << TRACING_MAP_BITS_MAX */
 #define KPMOD_HIST_SIZE_DEFAULT	2048
+#define KPMOD_HIST_NAME_MAX	64	/* a hist's name=, NUL included */
 #define KPMOD_TRIGGER_UNLIMITED	0xffffffffU	/* a trigger's count: no limit */
 
 enum kpmod_cmd {
@@ -227,6 +228,7 @@ enum kpmod_attr {
 	KPMOD_A_TRIGGER_TARGET_EVENT,	/* string */
 	KPMOD_A_PROBE_SOFT_DISABLED,	/* flag: enable_event's target, now off */
 	KPMOD_A_HIST_ENTRIES,		/* nest of KPMOD_A_HIST_ENTRY */
+	KPMOD_A_HIST_NAME,		/* string, < KPMOD_HIST_NAME_MAX: name= */
 	__KPMOD_A_MAX,
 };
 
@@ -440,7 +442,13 @@ struct kpmod_filter_pred {
  *   (KPMOD_A_FILTER_TEXT, _PROG, _STRS as for PROBE_FILTER), and per type:
  *     HIST  KPMOD_A_HIST_KEYS (1..3 fields), KPMOD_A_HIST_VALS (0..2),
  *           KPMOD_A_HIST_SIZE (a power of two, KPMOD_HIST_SIZE_MIN..MAX),
- *           optional KPMOD_A_HIST_ACTION PAUSE (created paused).  With
+ *           optional KPMOD_A_HIST_ACTION PAUSE (created paused), optional
+ *           KPMOD_A_HIST_NAME: hists of one name share one table (the
+ *           kernel's named triggers), on any probes, when their texts are
+ *           alike but for size= and their keys' and values' types and
+ *           modifiers are (EINVAL if not); the table is the first's, with
+ *           its size, and each such hist keeps the first's text.  Hist texts
+ *           that differ only in size= are the same hist.  With
  *           KPMOD_A_HIST_ACTION PAUSE, CONT or CLEAR and the text of an
  *           existing hist, that hist is paused, continued or emptied
  *           instead (ENOENT if there is none).

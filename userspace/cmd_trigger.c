@@ -112,7 +112,12 @@ static int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, con
 	}
 	req.t = t;
 	ret = kp_trigger_set(nl, &req, &e);
-	if (ret) {
+	if (ret && kp_trigger_named_mismatch(spec, t, &e, &terr)) {
+		kp_trigger_error_format(out, 2 * KP_TRIGGER_TEXT_MAX, where, &terr);
+		fprintf(stderr, "kpmod: trigger: %s/%s: the module refused it:\n%s",
+			p->group, p->event, out);
+		ret = KP_EXIT_BADTRIGGER;
+	} else if (ret) {
 		kp_err_about(&e, p->event);
 		kp_fail("trigger", &e);
 	}

@@ -307,7 +307,8 @@ static int kp_fill_trigger(struct nl_msg *msg, void *arg)
 			f[i] = h->vals[i].mod;
 		if ((h->nvals && nla_put(msg, KPMOD_A_HIST_VALS, h->nvals * sizeof(f[0]), f)) ||
 		    nla_put_u32(msg, KPMOD_A_HIST_SIZE, h->size) ||
-		    (h->action && nla_put_u32(msg, KPMOD_A_HIST_ACTION, h->action)))
+		    (h->action && nla_put_u32(msg, KPMOD_A_HIST_ACTION, h->action)) ||
+		    (h->name[0] && nla_put_string(msg, KPMOD_A_HIST_NAME, h->name)))
 			return -NLE_NOMEM;
 		return 0;
 	}

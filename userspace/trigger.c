@@ -362,7 +362,10 @@ static void kp_hist_text(char *buf, size_t len, const struct kp_hist_spec *h, bo
 	unsigned int i;
 
 #define KP_PUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
-	KP_PUT("hist:keys=");
+	KP_PUT("hist:");
+	if (h->name[0])
+		KP_PUT("name=%s:", h->name);
+	KP_PUT("keys=");
 	for (i = 0; i < h->nkeys; i++) {
 		kp_hist_field_text(f, sizeof(f), &h->keys[i], written);
 		KP_PUT("%s%s", i ? "," : "", f);
@@ -432,9 +435,12 @@ static int kp_hist_parse(struct kp_hist_ctx *c, char *trigger, struct kp_hist_sp
 			} else if (!strncmp(str, "clock=", 6)) {
 				continue;	/* only for timestamps, which kpmod has not */
 			} else if (!strncmp(str, "name=", 5)) {
-				kp_err(c->err, NULL, NULL,
-				       "kpmod: named (shared) histograms are not supported");
-				return -EINVAL;
+				if (strlen(rhs) >= sizeof(h->name)) {
+					kp_err(c->err, NULL, NULL,
+					       "kpmod: a hist's name is at most 63 bytes");
+					return -EINVAL;
+				}
+				snprintf(h->name, sizeof(h->name), "%s", rhs);
 			} else {
 				kp_err(c->err, NULL, NULL, "kpmod: variables are not supported");
 				return -EINVAL;
@@ -663,6 +669,26 @@ int kp_trigger_line(char *buf, size_t len, const struct kp_trigger_info *t,
 	else
 		snprintf(c, sizeof(c), ":count=%u", t->count);
 	return snprintf(buf, len, "%s%s%s%s\n", t->text, c, *t->filter ? " if " : "", t->filter);
+}
+
+bool kp_trigger_named_mismatch(const char *spec, const struct kp_trigger *t,
+			       const struct kp_err *e, struct kp_trigger_error *err)
+{
+	char cmd[KP_TRIGGER_TEXT_MAX], at[KPMOD_HIST_NAME_MAX + 8];
+	const char *param;
+
+	if (t->type != KPMOD_TRIGGER_HIST || !t->hist.name[0] || e->errnum != EINVAL ||
+	    strncmp(e->msg, "Named hist trigger", 18))
+		return false;
+	/* error_log's Command: "hist:", then what followed the command's colon. */
+	while (isspace((unsigned char)*spec))
+		spec++;
+	param = strchr(spec, ':');
+	snprintf(cmd, sizeof(cmd), "hist:%s", param ? param + 1 : "");
+	kp_strim(cmd);
+	snprintf(at, sizeof(at), "name=%s", t->hist.name);
+	kp_err(err, cmd, at, "Named hist trigger doesn't match existing named trigger (includes variables)");
+	return true;
 }
 
 int kp_trigger_error_format(char *buf, size_t len, const char *where,

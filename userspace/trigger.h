@@ -65,6 +65,7 @@ struct kp_hist_spec {
 	uint32_t size;
 	uint32_t key_size;
 	uint32_t action;	/* enum kpmod_hist_action */
+	char name[KPMOD_HIST_NAME_MAX];	/* name=, "" for none */
 };
 
 struct kp_trigger {
@@ -104,6 +105,13 @@ int kp_trigger_line(char *buf, size_t len, const struct kp_trigger_info *t,
 		    const struct kp_filter_fields *ff);
 
 /* What error_log shows for @err (one with a cmd), each line ending in a newline. */
+/*
+ * Whether the module refused @t, a named hist, as unlike the hist of that
+ * name; if so @err is error_log's entry for @spec, the caret under name=.
+ */
+bool kp_trigger_named_mismatch(const char *spec, const struct kp_trigger *t,
+			       const struct kp_err *e, struct kp_trigger_error *err);
+
 int kp_trigger_error_format(char *buf, size_t len, const char *where,
 			    const struct kp_trigger_error *err);
 

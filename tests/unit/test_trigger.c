@@ -131,6 +131,13 @@ START_TEST(test_hist_text)
 	listed("hist:keys=len.sym-offset,__probe_ip.sym:vals=len.max,len.min",
 	       "hist:keys=len.sym-offset,__probe_ip.sym:vals=hitcount,len.max,len.min:sort=hitcount:size=2048 [active]\n");
 	listed("hist:keys=nr:vals=len.avg", "hist:keys=nr:vals=hitcount,len.avg:sort=hitcount:size=2048 [active]\n");
+	/* name= first, as the kernel prints it, wherever it was written. */
+	listed("hist:keys=nr:size=256:name=sz if nr > 1",
+	       "hist:name=sz:keys=nr:vals=hitcount:sort=hitcount:size=256 if nr > 1 [active]\n");
+	t = parse_ok("hist:keys=nr:name=sz");
+	ck_assert_str_eq(t->hist.name, "sz");
+	ck_assert_str_eq(t->text, "hist:name=sz:keys=nr:vals=hitcount:sort=hitcount:size=2048");
+	free(t);
 	/* cpu: by its name in entries and sort, common_cpu in the trigger. */
 	listed("hist:keys=cpu:sort=cpu", "hist:keys=common_cpu:vals=hitcount:sort=common_cpu:size=2048 [active]\n");
 	t = parse_ok("hist:keys=cpu,stacktrace:sort=cpu");
@@ -150,6 +157,23 @@ START_TEST(test_hist_text)
 	ck_assert_uint_eq(t->hist.key_size, 16 + KPMOD_HIST_STR_KEY);
 	ck_assert_uint_eq(t->hist.vals[0].mod.flags, KPMOD_HIST_F_MAX);
 	ck_assert_uint_eq(t->hist.action, KPMOD_HIST_PAUSE);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_hist_named_mismatch)
+{
+	struct kp_trigger *t = parse_ok(" hist:keys=nr:name=sz if nr > 1");
+	struct kp_err e = { .errnum = EINVAL };
+	struct kp_trigger_error err;
+
+	snprintf(e.msg, sizeof(e.msg), "%s",
+		 "Named hist trigger doesn't match existing named trigger (includes variables)");
+	ck_assert(kp_trigger_named_mismatch(" hist:keys=nr:name=sz if nr > 1", t, &e, &err));
+	ck_assert_str_eq(err.cmd, "hist:keys=nr:name=sz if nr > 1");
+	ck_assert_int_eq(err.pos, 13);
+	e.errnum = EEXIST;
+	ck_assert(!kp_trigger_named_mismatch("hist:keys=nr:name=sz", t, &e, &err));
 	free(t);
 }
 END_TEST
@@ -174,7 +198,9 @@ START_TEST(test_hist_errors)
 	parse_bad("hist:keys=nr,len,nr,len", "kpmod: a hist takes at most 3 keys", 0);
 	parse_bad("hist:keys=nr:vals=len,len,nr", "kpmod: a hist takes at most 2 values besides hitcount", 0);
 	parse_bad("hist:keys=path,stacktrace,path", "kpmod: keys too large (the kernel's limit: one string and a stacktrace)", 0);
-	parse_bad("hist:keys=nr:name=x", "kpmod: named (shared) histograms are not supported", 0);
+	parse_bad("hist:keys=nr:name=0123456789012345678901234567890123456789012345678901234567890123",
+		  "kpmod: a hist's name is at most 63 bytes", 0);
+	parse_bad("hist:keys=nr:name=", "Empty assignment", 13);
 	parse_bad("hist:keys=nr:onmax(len).save(nr)", "kpmod: actions are not supported", 0);
 	parse_bad("hist:keys=path.hex", "kpmod: a string key takes no modifier", 10);
 	parse_bad("hist:keys=nr:vals=path", "kpmod: a value must be a number", 18);
@@ -372,6 +398,7 @@ static Suite *trigger_suite(void)
 	tcase_add_test(tc, test_simple_triggers);
 	tcase_add_test(tc, test_hist_text);
 	tcase_add_test(tc, test_hist_errors);
+	tcase_add_test(tc, test_hist_named_mismatch);
 	tcase_add_test(tc, test_hist_show);
 	tcase_add_test(tc, test_hist_graph);
 	tcase_add_test(tc, test_hist_json);

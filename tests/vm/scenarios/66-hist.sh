@@ -97,6 +97,65 @@ expect_grep '^    Entries: 128$'
 expect_grep '^    Dropped: 72$'
 expect_rc 0 kpmod trigger kph/pg '!hist:keys=nr:vals=hitcount:sort=hitcount:size=128 if comm == "kph-work"'
 
+# name=: hists of one name share one table, on any probes whose keys and
+# values are alike (the first's size kept); pause is each trigger's own,
+# clear empties the shared table; it outlives its first trigger.
+expect_rc 0 kpmod add 'p:kph/pg3 find_task_by_vpid nr=$arg1:s32' \
+	'p:kph/pgu find_task_by_vpid nr=$arg1:u64'
+expect_rc 0 kpmod trigger kph/pg 'hist:name=kn:keys=nr:sort=nr if comm == "kph-work"'
+expect_rc 0 kpmod trigger kph/pg3 'hist:keys=nr:name=kn:sort=nr:size=256 if comm == "kph-work"'
+$W getpgid 5 7000000
+cat >/tmp/want <<'END'
+# event histogram
+#
+# trigger info: hist:name=kn:keys=nr:vals=hitcount:sort=nr:size=2048 if comm == "kph-work" [active]
+#
+
+END
+for i in 0 1 2 3 4; do
+	printf '{ nr:    700000%d } hitcount:          2\n' $i >>/tmp/want
+done
+printf '\nTotals:\n    Hits: 10\n    Entries: 5\n    Dropped: 0\n' >>/tmp/want
+for ev in pg pg3; do
+	expect_rc 0 kpmod hist kph/$ev
+	diff /tmp/want /tmp/.out || fail "name=kn: kph/$ev's table not the shared one"
+done
+expect_rc 0 kpmod trigger kph/pg3
+expect_grep '^hist:name=kn:keys=nr:vals=hitcount:sort=nr:size=2048 if comm == "kph-work" \[active\]$'
+expect_rc 5 kpmod trigger kph/pg3 'hist:name=kn:keys=nr:sort=nr:size=4096 if comm == "kph-work"'
+expect_grep 'Hist trigger already exists'
+# Unlike in keys, or in a key's type (s32 against u64): refused, error_log's way.
+expect_rc 8 kpmod trigger kph/pgu 'hist:name=kn:keys=nr:sort=nr if comm == "kph-work"'
+expect_grep "error: Named hist trigger doesn't match existing named trigger (includes variables)"
+grep -qx '  Command: hist:name=kn:keys=nr:sort=nr if comm == "kph-work"' /tmp/.out || fail "no Command: line"
+grep -qx '                ^' /tmp/.out || fail "the caret is not under 'name=kn'"
+expect_rc 8 kpmod trigger kph/pg 'hist:name=kn:keys=nr.log2'
+expect_grep "error: Named hist trigger doesn't match"
+expect_rc 0 kpmod trigger kph/pgu
+expect_grep '^# Available triggers:'
+expect_rc 0 kpmod trigger kph/pg3 'hist:name=kn:keys=nr:sort=nr:pause if comm == "kph-work"'
+$W getpgid 1 7000000
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^    Hits: 11$'
+expect_grep ' \[active\]$'
+expect_rc 0 kpmod hist kph/pg3
+expect_grep '^    Hits: 11$'
+expect_grep ' \[paused\]$'
+expect_rc 0 kpmod trigger kph/pg3 'hist:name=kn:keys=nr:sort=nr:cont if comm == "kph-work"'
+expect_rc 0 kpmod trigger kph/pg3 'hist:name=kn:keys=nr:sort=nr:clear if comm == "kph-work"'
+expect_rc 0 kpmod hist kph/pg
+expect_grep '^    Hits: 0$'
+expect_rc 0 kpmod trigger kph/pg '!hist:name=kn:keys=nr:sort=nr if comm == "kph-work"'
+$W getpgid 2 7000000
+expect_rc 0 kpmod hist kph/pg3
+expect_grep '^{ nr:    7000001 } hitcount:          1$'
+expect_grep '^    Hits: 2$'
+expect_rc 0 kpmod trigger kph/pg3 '!hist:name=kn:keys=nr:sort=nr:size=128 if comm == "kph-work"'
+# The name is free again: a new table, of another shape.
+expect_rc 0 kpmod trigger kph/pgu 'hist:name=kn:keys=nr.log2'
+expect_rc 0 kpmod trigger kph/pgu '!hist:name=kn:keys=nr.log2'
+expect_rc 0 kpmod del kph/pg3 kph/pgu
+
 # Refusals: error_log's words and caret, exit 8; nothing added.
 expect_rc 8 kpmod trigger kph/pg 'hist:keys=nosuch'
 expect_grep "hist:kph:pg: error: Couldn't find field"
@@ -277,6 +336,23 @@ pg hist:keys=__probe_ip.sym:vals=nr $F
 rp hist:keys=__probe_func.sym-offset:vals=ret $F
 rp hist:keys=ret.hex $F
 END
+# The kernel's table of kpho/$1 against kpmod's, $2 the trigger string.
+same_hist() {
+	cat $T/events/kpho/$1/hist >/tmp/k.txt
+	kpmod hist kpho/$1 >/tmp/m.txt || fail "kpmod hist failed"
+	# Entries equal on every sort field come in no set order: compare
+	# the header and the totals as they are, the entries as sets.
+	for f in k m; do
+		sed -n '1,/^$/p' /tmp/$f.txt >/tmp/$f.head
+		grep '^{' /tmp/$f.txt | sort >/tmp/$f.ent
+		sed -n '/^Totals:/,$p' /tmp/$f.txt >/tmp/$f.tot
+	done
+	for part in head ent tot; do
+		diff /tmp/k.$part /tmp/m.$part >/tmp/d.txt ||
+			{ cat /tmp/d.txt; fail "'$2' on $1: kpmod's $part differs from the kernel's"; }
+	done
+	note "'$2' on $1: $(wc -l </tmp/m.ent) entries alike"
+}
 n=0
 while read -r ev spec; do
 	n=$((n + 1))
@@ -287,24 +363,73 @@ while read -r ev spec; do
 	# Negative values too, but not for .log2: the kernel's log2 of a value
 	# past 2^63 is undefined behaviour, and kernels differ on it.
 	case $spec in *log2*) ;; *) $W getpgid 5 -7 ;; esac
-	cat $T/events/kpho/$ev/hist >/tmp/k.txt
-	kpmod hist kpho/$ev >/tmp/m.txt || fail "kpmod hist failed"
-	# Entries equal on every sort field come in no set order: compare
-	# the header and the totals as they are, the entries as sets.
-	for f in k m; do
-		sed -n '1,/^$/p' /tmp/$f.txt >/tmp/$f.head
-		grep '^{' /tmp/$f.txt | sort >/tmp/$f.ent
-		sed -n '/^Totals:/,$p' /tmp/$f.txt >/tmp/$f.tot
-	done
-	for part in head ent tot; do
-		diff /tmp/k.$part /tmp/m.$part >/tmp/d.txt ||
-			{ cat /tmp/d.txt; fail "'$spec': kpmod's $part differs from the kernel's"; }
-	done
-	note "'$spec': $(wc -l </tmp/m.ent) entries alike"
+	same_hist "$ev" "$spec"
 	printf '!%s\n' "$spec" >>$T/events/kpho/$ev/trigger
 	expect_rc 0 kpmod trigger kpho/$ev "!$spec"
 done </tmp/specs
 [ "$n" -eq 13 ] || fail "only $n specs ran"
+
+# name=: two probes on the same calls share one named table, in the
+# kernel and in kpmod (the second's size= ignored for the first's); each
+# event's table alike; one unlike in keys refused as error_log says.
+def3='p:kpho/pg3 find_task_by_vpid nr=$arg1:s32'
+echo "$def3" >>$T/kprobe_events || fail "kprobe_events refused $def3"
+expect_rc 0 kpmod add "$def3"
+for ev in pg pg3; do
+	spec="hist:name=kpho_n:keys=nr:vals=nr:sort=nr.descending $F"
+	[ $ev = pg3 ] && spec="hist:name=kpho_n:keys=nr:vals=nr:sort=nr.descending:size=128 $F"
+	printf '%s\n' "$spec" >>$T/events/kpho/$ev/trigger || fail "the kernel refused '$spec'"
+	expect_rc 0 kpmod trigger kpho/$ev "$spec"
+done
+$W getpgid 40 7000000
+$W getpgid 5 -7
+for ev in pg pg3; do
+	same_hist $ev "hist:name=kpho_n"
+done
+grep -q '^    Hits: 90$' /tmp/m.txt || fail "name=: 2 x 45 hits not in the shared table"
+spec='hist:name=kpho_n:keys=ret:vals=ret'
+echo >$T/error_log
+printf '%s\n' "$spec" >>$T/events/kpho/rp/trigger 2>/dev/null && fail "the kernel took '$spec'"
+tail -n 3 $T/error_log | sed 's/^\[[ 0-9.]*\] //' >/tmp/k.txt
+kpmod trigger kpho/rp "$spec" 2>&1 | tail -n 3 >/tmp/m.txt
+diff /tmp/k.txt /tmp/m.txt >/tmp/d.txt ||
+	{ cat /tmp/d.txt; fail "'$spec': kpmod's error differs from error_log's"; }
+note "'$spec': $(head -n 1 /tmp/m.txt)"
+for ev in pg pg3; do
+	spec="!hist:name=kpho_n:keys=nr:vals=nr:sort=nr.descending $F"
+	printf '%s\n' "$spec" >>$T/events/kpho/$ev/trigger || fail "the kernel refused '$spec'"
+	expect_rc 0 kpmod trigger kpho/$ev "$spec"
+done
+echo '-:kpho/pg3' >>$T/kprobe_events
+expect_rc 0 kpmod del kpho/pg3
+
+# A stacktrace key: one call path, so one entry in each, its hitcount
+# the same and its frames below find_task_by_vpid the same, offsets
+# included (the kernel's start with its own handler's frames and stop at
+# 16 with them, so its list may end sooner: a prefix of kpmod's).
+spec="hist:keys=stacktrace $F"
+printf '%s\n' "$spec" >>$T/events/kpho/pg/trigger || fail "the kernel refused '$spec'"
+expect_rc 0 kpmod trigger kpho/pg "$spec"
+$W getpgid 10 7000000
+cat $T/events/kpho/pg/hist >/tmp/k.txt
+kpmod hist kpho/pg >/tmp/m.txt || fail "kpmod hist failed"
+for f in k m; do
+	awk '/^\{ stacktrace:$/ { n++; s = 0; next }
+	     /^\} hitcount:/ { print "hitcount " $3; next }
+	     s { print $1 } /^ *find_task_by_vpid\+/ { s = 1 }' /tmp/$f.txt >/tmp/$f.sk
+	[ "$(grep -c '^{ stacktrace:$' /tmp/$f.txt)" -eq 1 ] ||
+		{ cat /tmp/$f.txt; fail "stacktrace key: not one entry ($f)"; }
+done
+grep -qx 'hitcount 10' /tmp/m.sk || { cat /tmp/m.txt; fail "stacktrace key: not 10 hits"; }
+grep -x 'hitcount 10' /tmp/k.sk >/dev/null || { cat /tmp/k.txt; fail "the kernel's stacktrace key: not 10 hits"; }
+grep -v '^hitcount' /tmp/k.sk >/tmp/k.fr
+grep -v '^hitcount' /tmp/m.sk | head -n "$(wc -l </tmp/k.fr)" >/tmp/m.fr
+[ -s /tmp/k.fr ] || { cat /tmp/k.txt; fail "the kernel's stack key has no frame below find_task_by_vpid"; }
+diff /tmp/k.fr /tmp/m.fr >/tmp/d.txt ||
+	{ cat /tmp/d.txt /tmp/k.txt /tmp/m.txt; fail "stacktrace key: kpmod's frames differ from the kernel's"; }
+note "stacktrace key: $(wc -l </tmp/k.fr) frames below find_task_by_vpid alike"
+printf '!%s\n' "$spec" >>$T/events/kpho/pg/trigger
+expect_rc 0 kpmod trigger kpho/pg "!$spec"
 
 # stacktrace: the kernel's trigger and kpmod's on the same probe and the
 # same call: below the probed function (its callers) the frames must be

@@ -405,7 +405,7 @@ static void run_trigger_cases(void)
 	struct kpmod_hist_field k[4], v[3];
 	struct kpmod_filter_pred p = P(KPMOD_FILTER_EQ, 0, 1);
 	struct nl_msg *m;
-	char text[32];
+	char text[32], name[KPMOD_HIST_NAME_MAX + 1];
 	int i;
 
 	k[0] = HF(0, 0, 0);
@@ -490,7 +490,32 @@ static void run_trigger_cases(void)
 	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEOFF, "traceoff");
 	nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
 	expect("remove a missing trigger", m, ENOENT);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_TRACEON, "traceon");
+	nla_put_string(m, KPMOD_A_HIST_NAME, "n1");
+	expect("traceon with a hist name", m, EINVAL);
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	m = hist_msg("hist:name=n:keys=x", k, 1, NULL, 0, 128);
+	nla_put_string(m, KPMOD_A_HIST_NAME, name);
+	expect("hist name of 64 bytes", m, EINVAL);
+	m = hist_msg("hist:name=:keys=x", k, 1, NULL, 0, 128);
+	nla_put_string(m, KPMOD_A_HIST_NAME, "");
+	expect("hist name empty", m, EINVAL);
 	check("the refusals left the probe alone", nr_probes() == 1, NULL);
+
+	/* Named: texts alike but for size= are one hist; another text of the name refused. */
+	m = hist_msg("hist:name=n1:keys=x:size=128", k, 1, NULL, 0, 128);
+	nla_put_string(m, KPMOD_A_HIST_NAME, "n1");
+	expect("a named hist", m, 0);
+	m = hist_msg("hist:name=n1:keys=x:size=256", k, 1, NULL, 0, 256);
+	nla_put_string(m, KPMOD_A_HIST_NAME, "n1");
+	expect("the named hist again, another size", m, EEXIST);
+	m = hist_msg("hist:name=n1:keys=x.log2:size=128", k, 1, NULL, 0, 128);
+	nla_put_string(m, KPMOD_A_HIST_NAME, "n1");
+	expect("a named hist of another text", m, EINVAL);
+	m = trigger_msg("ok1", KPMOD_TRIGGER_HIST, "hist:name=n1:keys=x:size=512");
+	nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
+	expect("remove the named hist by another size", m, 0);
 
 	/* Valid: 16 hists, a 17th refused; the probe busy until they go. */
 	for (i = 0; i < KPMOD_MAX_TRIGGERS; i++) {

@@ -414,10 +414,11 @@ $W getpgid 10 7000000
 cat $T/events/kpho/pg/hist >/tmp/k.txt
 kpmod hist kpho/pg >/tmp/m.txt || fail "kpmod hist failed"
 for f in k m; do
-	awk '/^\{ stacktrace:$/ { n++; s = 0; next }
+	# (6.12 calls it common_stacktrace.)
+	awk '/^\{ (common_)?stacktrace:$/ { s = 0; next }
 	     /^\} hitcount:/ { print "hitcount " $3; next }
 	     s { print $1 } /^ *find_task_by_vpid\+/ { s = 1 }' /tmp/$f.txt >/tmp/$f.sk
-	[ "$(grep -c '^{ stacktrace:$' /tmp/$f.txt)" -eq 1 ] ||
+	[ "$(grep -Ec '^\{ (common_)?stacktrace:$' /tmp/$f.txt)" -eq 1 ] ||
 		{ cat /tmp/$f.txt; fail "stacktrace key: not one entry ($f)"; }
 done
 grep -qx 'hitcount 10' /tmp/m.sk || { cat /tmp/m.txt; fail "stacktrace key: not 10 hits"; }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/kpmod: readers bind a file to one CPU's ring (KPMOD_IOC_ATTACH),
- * map it (consumer page writable, meta and data read-only), and poll it.
+ * /dev/kpmod: readers bind a file to one CPU's ring (KPMOD_IOC_ATTACH) or
+ * to its snapshot's copy (KPMOD_IOC_ATTACH_SNAPSHOT), map it (consumer
+ * page writable, meta and data read-only), and poll it.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -14,6 +15,7 @@
 
 #include "kpmod.h"
 #include "ring.h"
+#include "snapshot.h"
 
 /*
  * The rings hold kernel addresses and data: the same right as the control,
@@ -38,9 +40,27 @@ static int kpmod_dev_release(struct inode *inode, struct file *file)
 {
 	struct kpmod_ring *ring = file->private_data;
 
-	if (ring)
+	if (ring && ring->is_snapshot)
+		atomic_dec(&ring->attached);
+	else if (ring)
 		atomic_set(&ring->attached, 0);
 	return 0;
+}
+
+static long kpmod_dev_attach_snapshot(struct file *file, u32 __user *arg)
+{
+	struct kpmod_ring *ring;
+	u32 cpu;
+	long ret;
+
+	if (get_user(cpu, arg))
+		return -EFAULT;
+	mutex_lock(&kpmod_lock);
+	ret = file->private_data ? -EINVAL : kpmod_snapshot_attach(cpu, &ring);
+	if (!ret)
+		file->private_data = ring;
+	mutex_unlock(&kpmod_lock);
+	return ret;
 }
 
 static long kpmod_dev_attach(struct file *file, u32 __user *arg)
@@ -80,6 +100,8 @@ static long kpmod_dev_ioctl(struct file *file, unsigned int cmd,
 	switch (cmd) {
 	case KPMOD_IOC_ATTACH:
 		return kpmod_dev_attach(file, (u32 __user *)arg);
+	case KPMOD_IOC_ATTACH_SNAPSHOT:
+		return kpmod_dev_attach_snapshot(file, (u32 __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -116,6 +138,9 @@ static __poll_t kpmod_dev_poll(struct file *file, poll_table *wait)
 
 	if (!ring)
 		return EPOLLERR;
+	/* A snapshot's copy does not change while it is held. */
+	if (ring->is_snapshot)
+		return EPOLLIN | EPOLLRDNORM;
 	poll_wait(file, &ring->wq, wait);
 	/*
 	 * Pairs with the barrier in kpmod_ring_commit(): the tail this reader

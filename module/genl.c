@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "ring.h"
 #include "site.h"
+#include "snapshot.h"
 #include "genl.h"
 
 static const struct nla_policy kpmod_arg_policy[KPMOD_ARG_A_MAX + 1] = {
@@ -108,6 +109,8 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_HIST_DROPS] = { .type = NLA_U64 },
 	[KPMOD_A_HIST_KEY_SIZE] = { .type = NLA_U32 },
 	[KPMOD_A_TRACING_ON] = NLA_POLICY_MAX(NLA_U32, 1),
+	[KPMOD_A_SNAPSHOTS] = { .type = NLA_REJECT },
+	[KPMOD_A_SNAPSHOTS_SKIPPED] = { .type = NLA_REJECT },
 	[KPMOD_A_TRIGGER_TARGET_GROUP] = { .type = NLA_NUL_STRING,
 					   .len = KPMOD_MAX_NAME_LEN - 1 },
 	[KPMOD_A_TRIGGER_TARGET_EVENT] = { .type = NLA_NUL_STRING,
@@ -141,11 +144,13 @@ int kpmod_genl_lockdown(struct genl_info *info)
 
 static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 {
+	u64 snapshots, skipped;
 	struct sk_buff *msg;
 	void *hdr;
 
 	if (!kpmod_genl_allowed(skb, info))
 		return -EPERM;
+	kpmod_snapshot_stats(&snapshots, &skipped);
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -172,7 +177,9 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, KPMOD_A_NR_SITES, kpmod_nr_sites()) ||
 	    nla_put_u32(msg, KPMOD_A_TRACING_ON, kpmod_tracing_is_on()) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_SITE_TRAPS, kpmod_site_traps_caught(),
-			      KPMOD_A_UNSPEC)) {
+			      KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS, snapshots, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS_SKIPPED, skipped, KPMOD_A_UNSPEC)) {
 		mutex_unlock(&kpmod_lock);
 		goto too_big;
 	}

@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "kpmod.h"
 #include "probe.h"
+#include "snapshot.h"
 #include "trigger.h"
 
 /* Attributes that belong to one type of trigger only. */
@@ -61,7 +62,11 @@ static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32
 			goto fail;
 		}
 	}
-	if (type == KPMOD_TRIGGER_HIST) {
+	if (type == KPMOD_TRIGGER_SNAPSHOT) {
+		ret = kpmod_snapshot_prepare(info->extack);
+		if (ret)
+			goto fail;
+	} else if (type == KPMOD_TRIGGER_HIST) {
 		struct kpmod_hist_req req = {
 			.keys = a[KPMOD_A_HIST_KEYS], .vals = a[KPMOD_A_HIST_VALS],
 			.size = a[KPMOD_A_HIST_SIZE], .name = a[KPMOD_A_HIST_NAME], .text = t->text,

@@ -11,6 +11,7 @@
 #include "probe.h"
 #include "ring.h"
 #include "site.h"
+#include "snapshot.h"
 
 /* Taken by control paths only (netlink, attach): never by a handler. */
 DEFINE_MUTEX(kpmod_lock);
@@ -67,6 +68,9 @@ static void __exit kpmod_exit(void)
 	/* Then the hooks their functions kept armed (site.c). */
 	kpmod_sites_exit();
 	kpmod_dev_exit();
+	mutex_lock(&kpmod_lock);
+	kpmod_snapshot_free();
+	mutex_unlock(&kpmod_lock);
 	kpmod_rings_exit();
 	pr_info("unloaded\n");
 }

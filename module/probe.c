@@ -16,6 +16,7 @@
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
+#include "snapshot.h"
 #include "stack.h"
 #include "trigger.h"
 
@@ -158,6 +159,8 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 			kpmod_emit_built(p, ring, rec);
 		if ((after & KPMOD_AFTER_STACK) && kpmod_tracing_is_on())
 			kpmod_emit_stack(p, ring, rec);
+		if (after & KPMOD_AFTER_SNAPSHOT)
+			kpmod_snapshot_take();
 		kpmod_ring_leave(ring);
 		return;
 	}

@@ -14,6 +14,7 @@
 
 #include "kpmod.h"
 #include "ring.h"
+#include "snapshot.h"
 
 static struct kpmod_ring **kpmod_rings;	/* [nr_cpu_ids], NULL if !possible */
 static u64 kpmod_ring_size = KPMOD_BUF_SIZE_DEFAULT;
@@ -76,7 +77,7 @@ static struct kpmod_ring *kpmod_ring_alloc(unsigned int cpu, u64 size, u32 mode)
 	return ring;
 }
 
-static void kpmod_rings_free(struct kpmod_ring **rings)
+void kpmod_rings_free(struct kpmod_ring **rings)
 {
 	unsigned int cpu;
 
@@ -87,7 +88,7 @@ static void kpmod_rings_free(struct kpmod_ring **rings)
 	kfree(rings);
 }
 
-static struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode)
+struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode)
 {
 	struct kpmod_ring **rings;
 	unsigned int cpu;
@@ -144,7 +145,7 @@ int kpmod_rings_resize(u64 size, u32 mode)
 {
 	struct kpmod_ring **rings, **old;
 
-	if (kpmod_rings_attached())
+	if (kpmod_rings_attached() || kpmod_snapshot_attached())
 		return -EBUSY;
 	rings = kpmod_rings_alloc(size, mode);
 	if (!rings)
@@ -154,6 +155,8 @@ int kpmod_rings_resize(u64 size, u32 mode)
 	kpmod_ring_size = size;
 	kpmod_ring_mode = mode;
 	synchronize_rcu();
+	/* A snapshot of the old rings goes with them (after its copy, if pending). */
+	kpmod_snapshot_free();
 	kpmod_rings_free(old);
 	return 0;
 }
@@ -171,6 +174,11 @@ u32 kpmod_rings_mode(void)
 u64 kpmod_rings_limit(void)
 {
 	return kpmod_ring_limit;
+}
+
+struct kpmod_ring **kpmod_rings_live(void)
+{
+	return READ_ONCE(kpmod_rings);
 }
 
 struct kpmod_ring *kpmod_ring_get(unsigned int cpu)
@@ -232,6 +240,37 @@ static void kpmod_ring_make_room(struct kpmod_ring *ring, u64 need)
 }
 
 /*
+ * Where a pending snapshot's bytes start on this ring: the first of the
+ * producer and the copier to ask sets it, from what the ring holds intact
+ * then (overwrite: the oldest record; discard: the reader's tail, bounded
+ * as the producer bounds it).  Neither asks while a record is half-made.
+ */
+u64 kpmod_ring_snap_floor(struct kpmod_ring *ring)
+{
+	u64 floor = READ_ONCE(ring->snap_floor), head = READ_ONCE(ring->head), now;
+
+	if (floor != U64_MAX)
+		return floor;
+	if (ring->mode == KPMOD_BUF_OVERWRITE) {
+		now = READ_ONCE(ring->oldest);
+	} else {
+		now = smp_load_acquire(&ring->cons->data_tail);
+		if (now > head || head - now > ring->size)
+			now = head;
+	}
+	floor = cmpxchg(&ring->snap_floor, U64_MAX, now);
+	return floor == U64_MAX ? now : floor;
+}
+
+/* While a snapshot is pending: whether @need bytes at @head spare its bytes. */
+static bool kpmod_ring_snap_room(struct kpmod_ring *ring, u64 head, u64 need)
+{
+	/* Pairs with the smp_wmb() in kpmod_snapshot_take(): floor, then hold. */
+	smp_rmb();
+	return head + need - kpmod_ring_snap_floor(ring) <= ring->size;
+}
+
+/*
  * Reserves @len bytes (8-aligned) at head, after a pad record if they would
  * wrap; NULL if a discard-mode ring has no room (counted as lost).  Nothing
  * is visible to the reader until kpmod_ring_commit().
@@ -247,10 +286,19 @@ void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len)
 		tail = smp_load_acquire(&ring->cons->data_tail);
 
 		if (tail > head || head - tail > ring->size ||
-		    ring->size - (head - tail) < need) {
+		    ring->size - (head - tail) < need ||
+		    (unlikely(READ_ONCE(ring->snap_hold)) &&
+		     !kpmod_ring_snap_room(ring, head, need))) {
 			WRITE_ONCE(ring->meta->lost, ring->meta->lost + 1);
 			return NULL;
 		}
+	} else if (unlikely(READ_ONCE(ring->snap_hold))) {
+		/* A snapshot's bytes are not evicted: drop, as in discard mode. */
+		if (!kpmod_ring_snap_room(ring, head, need)) {
+			WRITE_ONCE(ring->meta->lost, ring->meta->lost + 1);
+			return NULL;
+		}
+		tail = READ_ONCE(ring->cons->data_tail);
 	} else {
 		/* Only for the wakeup: overwrite mode never waits for readers. */
 		tail = READ_ONCE(ring->cons->data_tail);
@@ -279,7 +327,7 @@ void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max)
 {
 	u64 head = ring->head, pos = head & (ring->size - 1), tail = 0;
 
-	if (pos + max > ring->size)
+	if (pos + max > ring->size || READ_ONCE(ring->snap_hold))
 		return NULL;
 	if (ring->mode == KPMOD_BUF_DISCARD) {
 		/* As in kpmod_ring_reserve(): the reader is done with [.., tail). */

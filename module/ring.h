@@ -29,12 +29,31 @@ struct kpmod_ring {
 	local_t writing;
 	/* A record is built here, then copied in whole: strings need no 2nd pass. */
 	u8 *scratch;
-	atomic_t attached;	/* a reader's file holds this ring */
+	/*
+	 * A live ring: 1 while a reader's file holds it.  A snapshot's copy:
+	 * the files that hold it (any number read it, none consumes).
+	 */
+	atomic_t attached;
+	bool is_snapshot;	/* a snapshot trigger's copy, not a live ring */
+	/*
+	 * While a snapshot trigger's copy is pending (snap_hold), the producer
+	 * keeps [snap_floor, snap_mark) as it is: it drops a record rather than
+	 * evict or overwrite a byte of it.  snap_floor is set once, by the
+	 * producer or the copier, whichever comes first (snapshot.c).
+	 */
+	int snap_hold;
+	u64 snap_mark;
+	u64 snap_floor;
 	struct irq_work wakeup;
 	wait_queue_head_t wq;
 };
 
 int kpmod_rings_init(void);
+/* Every possible CPU's ring, for a snapshot's copies; NULL if out of memory. */
+struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode);
+void kpmod_rings_free(struct kpmod_ring **rings);
+/* The live rings now (handler context, or kpmod_lock held). */
+struct kpmod_ring **kpmod_rings_live(void);
 void kpmod_rings_exit(void);
 /* Reallocates every ring; -EBUSY while a reader is attached. Caller quiesced. */
 int kpmod_rings_resize(u64 size, u32 mode);
@@ -54,6 +73,9 @@ bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len);
 void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len);
 void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max);
 void kpmod_ring_commit(struct kpmod_ring *ring, u32 len);
+
+/* A pending snapshot's start on @ring (snapshot.c, and the producer). */
+u64 kpmod_ring_snap_floor(struct kpmod_ring *ring);
 
 /* Reader side, for /dev/kpmod: at least a watermark of unread bytes. */
 bool kpmod_ring_readable(struct kpmod_ring *ring);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Triggers, as tracefs' events/GRP/EVENT/trigger: traceon, traceoff, hist,
- * enable_event, disable_event and stacktrace, each with an optional count
+ * enable_event, disable_event, stacktrace and snapshot, each with an optional count
  * and filter.
  * A probe's triggers run on every hit of the armed probe, before its event
  * is recorded (or not).  Adding and removing happen under kpmod_lock;
@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "kpmod.h"
 #include "probe.h"
+#include "snapshot.h"
 #include "trigger.h"
 
 static bool kpmod_tracing = true;
@@ -61,6 +62,19 @@ u32 kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
 			/* Counted on every run, as the kernel's, tracing on or off. */
 			if (kpmod_trigger_take(t))
 				after |= KPMOD_AFTER_STACK;
+			break;
+		case KPMOD_TRIGGER_SNAPSHOT:
+			/*
+			 * As the kernel's: without a filter, before the event is
+			 * recorded; with one, after (the kernel runs such
+			 * triggers once the event is in its buffer).
+			 */
+			if (!kpmod_trigger_take(t))
+				break;
+			if (t->filter)
+				after |= KPMOD_AFTER_SNAPSHOT;
+			else
+				kpmod_snapshot_take();
 			break;
 		case KPMOD_TRIGGER_TRACEON:
 		case KPMOD_TRIGGER_TRACEOFF:

@@ -30,6 +30,7 @@ void kpmod_tracing_set(bool on);
 
 /* What the handler does after recording the event: KPMOD_AFTER_*. */
 #define KPMOD_AFTER_STACK	0x1	/* a stacktrace trigger ran: record the stack */
+#define KPMOD_AFTER_SNAPSHOT	0x2	/* a snapshot trigger with a filter ran */
 
 /* Handler context: runs @p's triggers on @rec; returns KPMOD_AFTER_* flags. */
 u32 kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec);

@@ -41,6 +41,10 @@
  *     KPMOD_A_SITE_TRAPS      u64     stale breakpoints at those entries
  *                                     that the module's guard caught,
  *                                     each one a kernel crash averted
+ *     KPMOD_A_SNAPSHOTS       u64     snapshots a snapshot trigger took
+ *                                     into the copies that are there now
+ *     KPMOD_A_SNAPSHOTS_SKIPPED u64   snapshot triggers that took none:
+ *                                     one was being copied or read
  *
  * KPMOD_CMD_PROBE_ADD
  *   Request: KPMOD_A_PROBE_GROUP, KPMOD_A_PROBE_EVENT, KPMOD_A_PROBE_KIND,
@@ -108,7 +112,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	5
+#define KPMOD_UAPI_VERSION	6
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -229,6 +233,8 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_SOFT_DISABLED,	/* flag: enable_event's target, now off */
 	KPMOD_A_HIST_ENTRIES,		/* nest of KPMOD_A_HIST_ENTRY */
 	KPMOD_A_HIST_NAME,		/* string, < KPMOD_HIST_NAME_MAX: name= */
+	KPMOD_A_SNAPSHOTS,		/* u64 (STATUS) */
+	KPMOD_A_SNAPSHOTS_SKIPPED,	/* u64 (STATUS) */
 	__KPMOD_A_MAX,
 };
 
@@ -456,6 +462,20 @@ struct kpmod_filter_pred {
  *           record, the kernel stack of the hit, in the ring after the
  *           event's (whether or not the event itself is recorded), while
  *           tracing is on.
+ *     SNAPSHOT  nothing more: on each run it keeps every CPU's ring as it
+ *           is at that moment (without a filter, before the event is
+ *           recorded; with one, after it, as the kernel's) in a second
+ *           set of rings, the copies, that readers attach to with
+ *           KPMOD_IOC_ATTACH_SNAPSHOT.  The live rings go on recording,
+ *           but until the copy is made (a worker, soon after) each keeps
+ *           the bytes before its mark: a record that would evict or
+ *           overwrite them is dropped and counted in meta->lost.  One
+ *           snapshot at a time: a run while one is being copied, or while
+ *           a reader holds a copy, takes none (STATUS'
+ *           KPMOD_A_SNAPSHOTS_SKIPPED).  The first snapshot trigger
+ *           allocates the copies (E2BIG if the rings and the copies
+ *           together exceed the module's limit); they stay until the
+ *           buffer is resized or the module unloaded.
  *     ENABLE_EVENT, DISABLE_EVENT  KPMOD_A_TRIGGER_TARGET_GROUP and _EVENT:
  *           the probe they switch, armed from now on but recording nothing
  *           until an ENABLE_EVENT fires ("soft disabled"), unless enabled
@@ -484,6 +504,7 @@ enum kpmod_trigger_type {
 	KPMOD_TRIGGER_ENABLE_EVENT,
 	KPMOD_TRIGGER_DISABLE_EVENT,
 	KPMOD_TRIGGER_STACKTRACE,
+	KPMOD_TRIGGER_SNAPSHOT,
 	__KPMOD_TRIGGER_MAX,
 };
 
@@ -637,6 +658,12 @@ struct kpmod_stack_rec {
  * from the data_head before any pad record, so a reader that polls with
  * no timeout after publishing its tail is always woken.
  *
+ * KPMOD_IOC_ATTACH_SNAPSHOT binds the file to one CPU's copy of the last
+ * snapshot a snapshot trigger took instead (ENOENT: none taken), mapped
+ * the same way: its meta says OVERWRITE, [data_oldest, data_head) is what
+ * the ring held at the trigger's moment, the counters are the ring's at
+ * the copy.  Any number of files may hold a copy; none consumes it.
+ *
  * The open, KPMOD_IOC_ATTACH and mmap each need CAP_SYS_ADMIN in the
  * initial user namespace: a file opened by root and passed to another
  * process gives it nothing.
@@ -659,7 +686,7 @@ struct kpmod_ring_meta {
 	__u64 data_head;	/* end of the newest record */
 	__u64 data_oldest;	/* OVERWRITE: start of the oldest intact record */
 	__u64 events;		/* records written */
-	__u64 lost;		/* DISCARD: events dropped, ring full */
+	__u64 lost;		/* dropped: ring full (DISCARD), a snapshot's copy */
 	__u64 overwritten;	/* OVERWRITE: events overwritten */
 	__u64 nested;		/* events dropped: a handler nested on this CPU */
 	__u64 __reserved1[2];
@@ -667,5 +694,6 @@ struct kpmod_ring_meta {
 
 #define KPMOD_IOC_MAGIC		0xb7
 #define KPMOD_IOC_ATTACH	_IOW(KPMOD_IOC_MAGIC, 1, __u32)	/* CPU number */
+#define KPMOD_IOC_ATTACH_SNAPSHOT _IOW(KPMOD_IOC_MAGIC, 2, __u32) /* CPU number */
 
 #endif /* _UAPI_LINUX_KPMOD_H */

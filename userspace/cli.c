@@ -115,10 +115,12 @@ const struct kp_cmd kp_cmds[] = {
 	  "Prints a file written by kpmod record as kpmod trace would have.\n"
 	  "A damaged file prints everything valid before the damage, then a\n"
 	  "clear error, and exits 1.\n" },
-	{ "snapshot", kp_cmd_snapshot, "print what an overwrite-mode buffer holds",
-	  "usage: kpmod snapshot [--json] [-o FILE]\n"
-	  "Prints the newest events kept by rings in overwrite mode (kpmod\n"
-	  "buffer --mode overwrite): a flight recorder read after the fact.\n" },
+	{ "snapshot", kp_cmd_snapshot, "print a snapshot trigger's snapshot, or an overwrite-mode buffer",
+	  "usage: kpmod snapshot [--json] [--live] [-o FILE]\n"
+	  "Prints the rings as the last snapshot trigger to fire kept them,\n"
+	  "if one has; else (or with --live) the newest events kept by rings\n"
+	  "in overwrite mode (kpmod buffer --mode overwrite): a flight\n"
+	  "recorder read after the fact.\n" },
 };
 const unsigned int kp_ncmds = sizeof(kp_cmds) / sizeof(kp_cmds[0]);
 

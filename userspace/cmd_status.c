@@ -60,6 +60,8 @@ int kp_cmd_status(int argc, char **argv)
 	printf("hooks:   %u function entries kept armed, %llu stale breakpoints caught\n",
 	       st.sites, (unsigned long long)st.site_traps);
 	printf("tracing: %s\n", st.tracing_on ? "on" : "off (kpmod tracing on)");
+	printf("snapshots: %llu taken, %llu skipped (snapshot trigger)\n",
+	       (unsigned long long)st.snapshots, (unsigned long long)st.snapshots_skipped);
 	if (!ret)
 		kp_nl_close(&nl);
 	return ret;

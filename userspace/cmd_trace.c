@@ -28,6 +28,7 @@ struct kp_opts {
 	bool json;
 	double duration;	/* seconds, 0: none */
 	uint64_t count;		/* events, 0: no limit */
+	bool live_rings;	/* snapshot --live: the rings, not a trigger's snapshot */
 };
 
 static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts *o,
@@ -38,6 +39,7 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "live", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -45,7 +47,7 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jo:d:c:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:d:c:l", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -66,6 +68,13 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 				fprintf(stderr, "kpmod: %s: bad --count '%s'\n", cmd, optarg);
 				return KP_EXIT_USAGE;
 			}
+			break;
+		case 'l':
+			if (strcmp(cmd, "snapshot")) {
+				fprintf(stderr, "kpmod: %s: --live is snapshot's only\n", cmd);
+				return KP_EXIT_USAGE;
+			}
+			o->live_rings = true;
 			break;
 		default:
 			return KP_EXIT_USAGE;
@@ -378,10 +387,25 @@ int kp_cmd_snapshot(int argc, char **argv)
 	ret = kp_parse_opts("snapshot", argc, argv, &o, false, false);
 	if (ret)
 		return ret;
-	ret = kp_live_open(&lv, "snapshot", true);
+	if (!o.live_rings) {
+		struct kp_status st;
+		struct kp_nl nl;
+
+		/* A snapshot trigger's snapshot if one was taken, else the rings. */
+		ret = kp_session_open("snapshot", &nl, &st);
+		if (ret)
+			return ret;
+		kp_nl_close(&nl);
+		o.live_rings = !st.snapshots;
+		if (st.snapshots)
+			fprintf(stderr, "kpmod: snapshot: the snapshot trigger's last snapshot (%llu taken; --live reads the rings)\n",
+				(unsigned long long)st.snapshots);
+	}
+	ret = kp_live_open_rings(&lv, "snapshot", true,
+				 o.live_rings ? kp_ring_open : kp_ring_open_snapshot);
 	if (ret)
 		return ret;
-	if (lv.st.buf_mode != KPMOD_BUF_OVERWRITE)
+	if (o.live_rings && lv.st.buf_mode != KPMOD_BUF_OVERWRITE)
 		fprintf(stderr, "kpmod: snapshot: the buffer is in discard mode: this reads and consumes what is there\n");
 	out = kp_open_out("snapshot", o.out, "w");
 	if (!out) {

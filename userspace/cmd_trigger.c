@@ -25,7 +25,7 @@ static int kp_trigger_list(const struct kp_probe_info *p)
 	unsigned int i;
 
 	if (!p->ntriggers) {
-		printf("# Available triggers:\n# traceon traceoff stacktrace enable_event disable_event hist\n");
+		printf("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event disable_event hist\n");
 		return 0;
 	}
 	ff = malloc(sizeof(*ff));

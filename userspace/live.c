@@ -113,6 +113,12 @@ int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
 
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize)
 {
+	return kp_live_open_rings(lv, cmd, symbolize, kp_ring_open);
+}
+
+int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
+		       kp_ring_open_fn open_ring)
+{
 	struct kp_probe_list l;
 	struct kp_err e;
 	unsigned int i;
@@ -146,7 +152,7 @@ int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize)
 		kp_ksyms_free(&lv->ks);
 		memset(&lv->ks, 0, sizeof(lv->ks));
 	}
-	ret = kp_live_attach(lv, kp_ring_open);
+	ret = kp_live_attach(lv, open_ring);
 	if (ret)
 		goto fail;
 	return 0;

@@ -36,6 +36,9 @@ int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring);
 
 /* Connects, lists the probes, maps every ring and, if @symbolize, loads kallsyms. */
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize);
+/* The same with another kind of ring: kp_ring_open_snapshot, say. */
+int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
+		       kp_ring_open_fn open_ring);
 void kp_live_close(struct kp_live *lv);
 /* Fills the record file's INFO block from the session. */
 void kp_live_info(const struct kp_live *lv, struct kp_recinfo *info);

@@ -358,7 +358,8 @@ static int kp_ring_open_fail(struct kp_ring *r, int err, const char *fmt, ...)
 	return -err;
 }
 
-int kp_ring_open(struct kp_ring *r, const char *dev, unsigned int cpu)
+static int kp_ring_open_as(struct kp_ring *r, const char *dev, unsigned int cpu,
+			   unsigned long attach)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	const struct kpmod_ring_meta *m;
@@ -385,8 +386,10 @@ int kp_ring_open(struct kp_ring *r, const char *dev, unsigned int cpu)
 						 dev, strerror(ret));
 		return kp_ring_open_fail(r, ret, "%s: %s", dev, strerror(ret));
 	}
-	if (ioctl(r->fd, KPMOD_IOC_ATTACH, &c) < 0) {
+	if (ioctl(r->fd, attach, &c) < 0) {
 		ret = errno;
+		if (ret == ENOENT && attach == KPMOD_IOC_ATTACH_SNAPSHOT)
+			return kp_ring_open_fail(r, ret, "no snapshot has been taken");
 		if (ret == EBUSY)
 			return kp_ring_open_fail(r, ret,
 						 "CPU %u's ring is already being read by another reader",
@@ -447,6 +450,16 @@ int kp_ring_open(struct kp_ring *r, const char *dev, unsigned int cpu)
 		return kp_ring_open_fail(r, EPROTO, "asked for CPU %u's ring, got CPU %u's",
 					 cpu, r->cpu);
 	return 0;
+}
+
+int kp_ring_open(struct kp_ring *r, const char *dev, unsigned int cpu)
+{
+	return kp_ring_open_as(r, dev, cpu, KPMOD_IOC_ATTACH);
+}
+
+int kp_ring_open_snapshot(struct kp_ring *r, const char *dev, unsigned int cpu)
+{
+	return kp_ring_open_as(r, dev, cpu, KPMOD_IOC_ATTACH_SNAPSHOT);
 }
 
 void kp_ring_close(struct kp_ring *r)

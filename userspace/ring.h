@@ -98,6 +98,8 @@ uint64_t kp_ring_events(const struct kp_ring *r);
  * "CPU 3's ring is already being read by another reader" for EBUSY.
  */
 int kp_ring_open(struct kp_ring *r, const char *dev, unsigned int cpu);
+/* The same for @cpu's copy of the snapshot trigger's last snapshot (-ENOENT: none). */
+int kp_ring_open_snapshot(struct kp_ring *r, const char *dev, unsigned int cpu);
 
 /* Frees what kp_ring_init()/kp_ring_open() set up; @r may be zeroed. */
 void kp_ring_close(struct kp_ring *r);

@@ -28,6 +28,9 @@ static int kp_status_reply(struct nlattr **a, void *arg)
 	st->tracing_on = kp_get_u32(a[KPMOD_A_TRACING_ON]) != 0;
 	st->buf_limit = a[KPMOD_A_BUF_LIMIT] ? nla_get_u64(a[KPMOD_A_BUF_LIMIT]) : 0;
 	st->site_traps = a[KPMOD_A_SITE_TRAPS] ? nla_get_u64(a[KPMOD_A_SITE_TRAPS]) : 0;
+	st->snapshots = a[KPMOD_A_SNAPSHOTS] ? nla_get_u64(a[KPMOD_A_SNAPSHOTS]) : 0;
+	st->snapshots_skipped = a[KPMOD_A_SNAPSHOTS_SKIPPED] ?
+				nla_get_u64(a[KPMOD_A_SNAPSHOTS_SKIPPED]) : 0;
 	st->online = kp_get_u32(a[KPMOD_A_NR_ONLINE_CPUS]);
 	st->probes = kp_get_u32(a[KPMOD_A_NR_PROBES]);
 	st->max_probes = kp_get_u32(a[KPMOD_A_MAX_PROBES]);

@@ -15,6 +15,7 @@ struct kp_status {
 	uint32_t cpus;		/* ring indexes 0..cpus-1 (the kernel's nr_cpu_ids) */
 	uint32_t possible, online, probes, max_probes, buf_mode, sites;
 	uint64_t buf_size, buf_limit, site_traps;
+	uint64_t snapshots, snapshots_skipped;	/* the snapshot trigger's */
 	bool tracing_on;	/* events reach the rings (traceon/traceoff) */
 };
 

@@ -609,9 +609,10 @@ int kp_trigger_parse(const char *line, const struct kp_filter_fields *ff,
 		command++;
 	}
 	if (!strcmp(command, "traceon") || !strcmp(command, "traceoff") ||
-	    !strcmp(command, "stacktrace")) {
+	    !strcmp(command, "stacktrace") || !strcmp(command, "snapshot")) {
 		out->type = !strcmp(command, "traceon") ? KPMOD_TRIGGER_TRACEON :
 			    !strcmp(command, "traceoff") ? KPMOD_TRIGGER_TRACEOFF :
+			    !strcmp(command, "snapshot") ? KPMOD_TRIGGER_SNAPSHOT :
 							   KPMOD_TRIGGER_STACKTRACE;
 		snprintf(out->text, sizeof(out->text), "%s", command);
 		ret = kp_trigger_count_filter(next, false, &(char *){ NULL }, out, err);
@@ -622,8 +623,7 @@ int kp_trigger_parse(const char *line, const struct kp_filter_fields *ff,
 	} else if (!strcmp(command, "hist")) {
 		out->type = KPMOD_TRIGGER_HIST;
 		ret = kp_trigger_hist(next, ff, out, err);
-	} else if (!strcmp(command, "snapshot") ||
-		   !strcmp(command, "enable_hist") || !strcmp(command, "disable_hist")) {
+	} else if (!strcmp(command, "enable_hist") || !strcmp(command, "disable_hist")) {
 		kp_err(err, NULL, NULL, "kpmod: this trigger is not supported yet");
 	} else {
 		kp_err(err, NULL, NULL, "kpmod: no such trigger command");

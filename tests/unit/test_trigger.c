@@ -102,6 +102,14 @@ START_TEST(test_simple_triggers)
 	ck_assert_uint_eq(t->count, 3);
 	ck_assert_str_eq(t->text, "stacktrace");
 	free(t);
+	t = parse_ok("snapshot:1 if nr == 7");
+	ck_assert_uint_eq(t->type, KPMOD_TRIGGER_SNAPSHOT);
+	ck_assert_uint_eq(t->count, 1);
+	ck_assert_str_eq(t->text, "snapshot");
+	ck_assert_str_eq(t->filter, "nr == 7");
+	free(t);
+	listed("snapshot", "snapshot:unlimited\n");
+	listed("snapshot:3 if nr > 1", "snapshot:count=3 if nr > 1\n");
 	listed("stacktrace", "stacktrace:unlimited\n");
 	listed("stacktrace:2 if nr > 1", "stacktrace:count=2 if nr > 1\n");
 	listed("traceon", "traceon:unlimited\n");
@@ -114,7 +122,7 @@ START_TEST(test_simple_triggers)
 	parse_bad("traceon iff nr == 1", "kpmod: a filter starts with 'if'", 0);
 	parse_bad("enable_event:kph", "kpmod: name the event to switch as GROUP:EVENT", 0);
 	parse_bad("bogus", "kpmod: no such trigger command", 0);
-	parse_bad("snapshot", "kpmod: this trigger is not supported yet", 0);
+	parse_bad("enable_hist:kprobes:x", "kpmod: this trigger is not supported yet", 0);
 }
 END_TEST
 

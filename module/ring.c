@@ -254,6 +254,7 @@ u64 kpmod_ring_snap_floor(struct kpmod_ring *ring)
 	if (ring->mode == KPMOD_BUF_OVERWRITE) {
 		now = READ_ONCE(ring->oldest);
 	} else {
+		/* As in kpmod_ring_reserve(): the reader is done with [.., tail). */
 		now = smp_load_acquire(&ring->cons->data_tail);
 		if (now > head || head - now > ring->size)
 			now = head;

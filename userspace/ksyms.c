@@ -102,13 +102,16 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 	}
 	k->nsyms = n;
 	k->zeroed = !nonzero;
-	qsort(k->syms, n, sizeof(*k->syms), by_addr);
+	/* qsort() takes no NULL, even for no elements: a block of no symbols. */
+	if (n)
+		qsort(k->syms, n, sizeof(*k->syms), by_addr);
 	k->by_name = malloc((n ? n : 1) * sizeof(*k->by_name));
 	if (!k->by_name)
 		goto nomem;
 	for (i = 0; i < n; i++)
 		k->by_name[i] = &k->syms[i];
-	qsort(k->by_name, n, sizeof(*k->by_name), by_name);
+	if (n)
+		qsort(k->by_name, n, sizeof(*k->by_name), by_name);
 	return 0;
 nomem:
 	kp_ksyms_free(k);

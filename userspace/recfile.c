@@ -448,7 +448,7 @@ static int parse_end(struct kp_recfile *r, const uint8_t *p, uint64_t len,
 	return 0;
 }
 
-int kp_recfile_open(struct kp_recfile *r, FILE *f, const char *name)
+static int kp_recfile_open_blocks(struct kp_recfile *r, FILE *f, const char *name)
 {
 	uint8_t h[HDR_LEN], *p;
 	uint64_t len, start;
@@ -531,6 +531,16 @@ int kp_recfile_open(struct kp_recfile *r, FILE *f, const char *name)
 	return kp_rf_fail(r, -EBADMSG, "truncated at byte %llu (%s)",
 			  (unsigned long long)r->off,
 			  info ? "in the header blocks" : "no info block");
+}
+
+int kp_recfile_open(struct kp_recfile *r, FILE *f, const char *name)
+{
+	int ret = kp_recfile_open_blocks(r, f, name);
+
+	/* What the blocks before the bad one allocated goes; r->err stays. */
+	if (ret)
+		kp_recfile_close(r);
+	return ret;
 }
 
 int kp_recfile_next(struct kp_recfile *r, struct kp_chunk *c)

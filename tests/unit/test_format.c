@@ -148,7 +148,7 @@ static void fill_all_types(struct rb *b, const struct kp_probe_desc *p)
 	rb_set(b, &a[11], 0, &x64, 8);
 	rb_set(b, &a[12], 0, "A", 1);
 	rb_str(b, &a[13], 0, "/etc/passwd", 12);
-	rb_str(b, &a[14], 0, "say \"hi\"\\\n\x01\xff\xc3\xa9", 16);
+	rb_str(b, &a[14], 0, "say \"hi\"\\\n\x01\xff\xc3\xa9", 15);
 	rb_set(b, &a[15], 0, &sym, 8);
 	/* symstr is stored as an address, as symbol, and printed quoted. */
 	rb_set(b, &a[16], 0, &symstr, 8);
@@ -442,7 +442,7 @@ START_TEST(task_names_and_strings_cannot_forge_lines)
 	add_arg(p, "s", KPMOD_T_STRING, 0, 4);
 	rb_init(&b, p);
 	memcpy(b.rec->comm, forged, sizeof(forged));
-	rb_str(&b, &p->args[0], 0, "a\nb\tc\x7f\xc2\x85\xe2\x82\xac\xc3", 14);
+	rb_str(&b, &p->args[0], 0, "a\nb\tc\x7f\xc2\x85\xe2\x82\xac\xc3", 13);
 	out = run(0, &b, p, NULL, &ret);
 	ck_assert_int_eq(ret, 0);
 	ck_assert_str_eq(out, "x\\x0a  fake-1\\x0d\\x1b[-1234    [001] ..... 12345.678901: e: "

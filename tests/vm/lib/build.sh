@@ -98,7 +98,10 @@ make_initramfs() {
 	cp "$work/src/tests/vm/tools"/kpmod-* "$root/usr/bin/"
 	mkdir -p "$root/kpmod/extra"
 	cp -r "$work/extra"/. "$root/kpmod/extra/"
-	printf 'KPMOD_KERNEL=%s\nKPMOD_ARCH=%s\n' "$kernel" "$arch" >"$root/kpmod/env"
+	# The uapi version the module and CLI were built with: the spec's.
+	local uapi
+	uapi=$(sed -n 's/^#define KPMOD_UAPI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$work/src/uapi/kpmod.h")
+	printf 'KPMOD_KERNEL=%s\nKPMOD_ARCH=%s\nKPMOD_UAPI=%s\n' "$kernel" "$arch" "$uapi" >"$root/kpmod/env"
 	# --env NAME=VALUE: for the scenarios (guest-init exports every line).
 	local kv
 	for kv in "${guest_env[@]}"; do

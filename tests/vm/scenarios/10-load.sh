@@ -7,13 +7,14 @@ grep -q '^kpmod ' /proc/modules || fail "kpmod not in /proc/modules"
 mode=$(stat -c %a /dev/kpmod)
 [ "$mode" = 600 ] || fail "/dev/kpmod mode $mode, expected 600"
 
+[ -n "$KPMOD_UAPI" ] || fail "the harness did not say which uapi was built"
 expect_rc 0 kpmod version
 modver=$(cat /sys/module/kpmod/version)
-expect_grep "^module $modver (uapi 4, $KPMOD_ARCH)"
-expect_grep "^kpmod $modver (uapi 4)"
+expect_grep "^module $modver (uapi $KPMOD_UAPI, $KPMOD_ARCH)"
+expect_grep "^kpmod $modver (uapi $KPMOD_UAPI)"
 
 expect_rc 0 kpmod status
-expect_grep "^module:  $modver (uapi 4)"
+expect_grep "^module:  $modver (uapi $KPMOD_UAPI)"
 expect_grep "^arch:    $KPMOD_ARCH\$"
 expect_grep "^kernel:  $(uname -r)\$"
 ncpu=$(grep -c ^processor /proc/cpuinfo)

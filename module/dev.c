@@ -41,7 +41,7 @@ static int kpmod_dev_release(struct inode *inode, struct file *file)
 	struct kpmod_ring *ring = file->private_data;
 
 	if (ring && ring->is_snapshot)
-		atomic_dec(&ring->attached);
+		kpmod_snapshot_detach(ring);
 	else if (ring)
 		atomic_set(&ring->attached, 0);
 	return 0;

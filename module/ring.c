@@ -65,6 +65,7 @@ static struct kpmod_ring *kpmod_ring_alloc(unsigned int cpu, u64 size, u32 mode)
 	ring->watermark = size / 4;
 	local_set(&ring->writing, 0);
 	atomic_set(&ring->attached, 0);
+	ring->snap_floor = U64_MAX;
 	init_irq_work(&ring->wakeup, kpmod_ring_wakeup);
 	init_waitqueue_head(&ring->wq);
 
@@ -240,34 +241,34 @@ static void kpmod_ring_make_room(struct kpmod_ring *ring, u64 need)
 }
 
 /*
- * Where a pending snapshot's bytes start on this ring: the first of the
- * producer and the copier to ask sets it, from what the ring holds intact
- * then (overwrite: the oldest record; discard: the reader's tail, bounded
- * as the producer bounds it).  Neither asks while a record is half-made.
+ * Where a pending snapshot's bytes start on this ring, set by the first to
+ * ask after the trigger: this CPU's producer, on seeing the hold, or the
+ * snapshot's freeze, run on this CPU (snapshot.c); never while a record is
+ * half-made here.  From what the ring holds intact then: overwrite, the
+ * oldest record; discard, the reader's tail, bounded as the producer
+ * bounds it.  Both askers run on this CPU, so no atomic is needed.
  */
 u64 kpmod_ring_snap_floor(struct kpmod_ring *ring)
 {
-	u64 floor = READ_ONCE(ring->snap_floor), head = READ_ONCE(ring->head), now;
+	u64 floor = READ_ONCE(ring->snap_floor), head = ring->head;
 
 	if (floor != U64_MAX)
 		return floor;
 	if (ring->mode == KPMOD_BUF_OVERWRITE) {
-		now = READ_ONCE(ring->oldest);
+		floor = ring->oldest;
 	} else {
 		/* As in kpmod_ring_reserve(): the reader is done with [.., tail). */
-		now = smp_load_acquire(&ring->cons->data_tail);
-		if (now > head || head - now > ring->size)
-			now = head;
+		floor = smp_load_acquire(&ring->cons->data_tail);
+		if (floor > head || head - floor > ring->size)
+			floor = head;
 	}
-	floor = cmpxchg(&ring->snap_floor, U64_MAX, now);
-	return floor == U64_MAX ? now : floor;
+	WRITE_ONCE(ring->snap_floor, floor);
+	return floor;
 }
 
 /* While a snapshot is pending: whether @need bytes at @head spare its bytes. */
 static bool kpmod_ring_snap_room(struct kpmod_ring *ring, u64 head, u64 need)
 {
-	/* Pairs with the smp_wmb() in kpmod_snapshot_take(): floor, then hold. */
-	smp_rmb();
 	return head + need - kpmod_ring_snap_floor(ring) <= ring->size;
 }
 

@@ -38,8 +38,10 @@ struct kpmod_ring {
 	/*
 	 * While a snapshot trigger's copy is pending (snap_hold), the producer
 	 * keeps [snap_floor, snap_mark) as it is: it drops a record rather than
-	 * evict or overwrite a byte of it.  snap_floor is set once, by the
-	 * producer or the copier, whichever comes first (snapshot.c).
+	 * evict or overwrite a byte of it.  The trigger sets snap_mark and, as
+	 * a hint, snap_hold from any CPU; snap_floor (U64_MAX: not set) is
+	 * written on this ring's CPU only, and the hold made certain and
+	 * cleared there, by the copier's IPIs (snapshot.c).
 	 */
 	int snap_hold;
 	u64 snap_mark;
@@ -74,7 +76,7 @@ void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len);
 void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max);
 void kpmod_ring_commit(struct kpmod_ring *ring, u32 len);
 
-/* A pending snapshot's start on @ring (snapshot.c, and the producer). */
+/* A pending snapshot's start on @ring: on @ring's CPU only, not nested. */
 u64 kpmod_ring_snap_floor(struct kpmod_ring *ring);
 
 /* Reader side, for /dev/kpmod: at least a watermark of unread bytes. */

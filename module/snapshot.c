@@ -6,17 +6,23 @@
  *
  * The kernel swaps its buffers; kpmod's live rings are mapped by readers,
  * so it copies instead, off the hot path.  The handler only marks each
- * ring's head and holds it (kpmod_snapshot_take(): no lock, no
- * allocation, one pass over the CPUs); each producer then keeps the bytes
- * before the mark, dropping (and counting as lost) what would evict or
- * overwrite them, until a worker, on another CPU if one is online, has
- * copied that ring and lets it go: with a full ring, the events of those
- * microseconds are lost, where the kernel's swap loses none.  The copies
- * have the live rings' layout, so readers read them as they read an
+ * ring's published head and asks its producer to hold the bytes before it
+ * (kpmod_snapshot_take(): no lock, no allocation, one pass over the CPUs).
+ * A worker, on another CPU if one is online, then runs a function on each
+ * ring's own CPU by IPI (kpmod_snapshot_on()): there, between two records,
+ * it fixes where the held bytes start and makes the hold certain; the IPI's
+ * own ordering makes every byte written before it visible to the worker,
+ * so the handlers need no barrier for it.  The worker copies the bytes and
+ * releases the hold the same way.  Meanwhile the producer drops (and counts
+ * as lost) what would evict or overwrite them: with a full ring, the events
+ * of those microseconds are lost, where the kernel's swap loses none.  The
+ * copies have the live rings' layout, so readers read them as they read an
  * overwrite-mode ring, any number at once; a new snapshot is not taken
  * while one of them is read.
  */
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -38,11 +44,13 @@ static atomic_t kpmod_snap_state = ATOMIC_INIT(KPMOD_SNAP_IDLE);
 static DEFINE_MUTEX(kpmod_snap_lock);
 static u64 kpmod_snap_taken;		/* snapshots copied; under kpmod_snap_lock */
 static atomic64_t kpmod_snap_skipped;	/* triggers that found one pending or read */
+/* Files holding a copy: while any does, a trigger takes no snapshot. */
+static atomic_t kpmod_snap_readers = ATOMIC_INIT(0);
 
 static void kpmod_snapshot_copy_one(struct kpmod_ring *dst, struct kpmod_ring *src)
 {
 	u64 mask = src->size - 1, mark = READ_ONCE(src->snap_mark);
-	u64 floor = kpmod_ring_snap_floor(src), off, first;
+	u64 floor = READ_ONCE(src->snap_floor), off, first;
 
 	if (dst->size != src->size)
 		return;
@@ -73,15 +81,55 @@ static bool kpmod_snapshot_read_now(struct kpmod_ring **copies)
 	return false;
 }
 
+enum kpmod_snap_step { KPMOD_SNAP_FREEZE, KPMOD_SNAP_THAW };
+
+struct kpmod_snap_op {
+	struct kpmod_ring *ring;
+	enum kpmod_snap_step step;
+	bool done;
+};
+
 /*
- * Waits until no handler that may have seen @ring unheld is writing to it:
- * one that enters later sees the hold (ring_enter's increment is a full
- * barrier before it looks).  Handlers are short and bounded.
+ * On the ring's CPU, interrupts off.  It claims the ring as a handler does,
+ * so it runs only between two records: a handler it interrupted is
+ * mid-record (the caller tries again), and one in an NMI on top of it is
+ * dropped as nested.  Later handlers here see what it wrote in program
+ * order; the IPI orders it, and every record before it, for the caller.
  */
-static void kpmod_snapshot_quiesce(struct kpmod_ring *ring)
+static void kpmod_snapshot_on_cpu(void *arg)
 {
-	while (local_read(&ring->writing))
-		cpu_relax();
+	struct kpmod_snap_op *op = arg;
+	struct kpmod_ring *ring = op->ring;
+
+	if (local_inc_return(&ring->writing) == 1) {
+		if (op->step == KPMOD_SNAP_FREEZE) {
+			kpmod_ring_snap_floor(ring);
+			WRITE_ONCE(ring->snap_hold, 1);
+		} else {
+			WRITE_ONCE(ring->snap_hold, 0);
+			WRITE_ONCE(ring->snap_floor, U64_MAX);
+		}
+		op->done = true;
+	}
+	local_dec(&ring->writing);
+}
+
+/* Runs @step on @ring's CPU, between two of its records; cpus_read_lock held. */
+static void kpmod_snapshot_on(struct kpmod_ring *ring, enum kpmod_snap_step step)
+{
+	struct kpmod_snap_op op = { .ring = ring, .step = step };
+
+	while (!op.done) {
+		if (!cpu_online(ring->cpu)) {
+			/* No handler runs there until it comes back: after this. */
+			kpmod_snapshot_on_cpu(&op);
+			break;
+		}
+		smp_call_function_single(ring->cpu, kpmod_snapshot_on_cpu, &op, 1);
+		/* Handlers are short: the next try finds this one done. */
+		if (!op.done)
+			usleep_range(10, 50);
+	}
 }
 
 static void kpmod_snapshot_copy(struct work_struct *work)
@@ -91,19 +139,19 @@ static void kpmod_snapshot_copy(struct work_struct *work)
 	unsigned int cpu;
 
 	mutex_lock(&kpmod_snap_lock);
+	/* A reader attached since the trigger looked. */
 	skip = kpmod_snapshot_read_now(dst);
 	if (skip)
 		atomic64_inc(&kpmod_snap_skipped);
-	/* Pairs with ring_enter's increment: the holds, then the writers. */
-	smp_mb();
+	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
-		kpmod_snapshot_quiesce(src[cpu]);
-		/* From here the bytes before this ring's mark stay as they are. */
-		if (!skip)
+		if (!skip) {
+			kpmod_snapshot_on(src[cpu], KPMOD_SNAP_FREEZE);
 			kpmod_snapshot_copy_one(dst[cpu], src[cpu]);
-		/* The copy is read in whole before the producer may evict. */
-		smp_store_release(&src[cpu]->snap_hold, 0);
+		}
+		kpmod_snapshot_on(src[cpu], KPMOD_SNAP_THAW);
 	}
+	cpus_read_unlock();
 	if (!skip)
 		kpmod_snap_taken++;
 	mutex_unlock(&kpmod_snap_lock);
@@ -130,8 +178,11 @@ void kpmod_snapshot_take(void)
 	struct kpmod_ring **copies = READ_ONCE(kpmod_snap_rings);
 	unsigned int cpu;
 
-	/* The copies exist while a snapshot trigger does; one at a time. */
-	if (!copies ||
+	/*
+	 * The copies exist while a snapshot trigger does; one at a time, and
+	 * none while one is read (the worker looks again).
+	 */
+	if (!copies || atomic_read(&kpmod_snap_readers) ||
 	    atomic_cmpxchg(&kpmod_snap_state, KPMOD_SNAP_IDLE, KPMOD_SNAP_PENDING) !=
 	    KPMOD_SNAP_IDLE) {
 		atomic64_inc(&kpmod_snap_skipped);
@@ -140,11 +191,9 @@ void kpmod_snapshot_take(void)
 	for_each_possible_cpu(cpu) {
 		struct kpmod_ring *r = rings[cpu];
 
-		WRITE_ONCE(r->snap_floor, U64_MAX);
 		/* The last record its producer published: whole, as a reader sees it. */
 		WRITE_ONCE(r->snap_mark, smp_load_acquire(&r->meta->data_head));
-		/* Pairs with the smp_rmb() in kpmod_ring_snap_room(). */
-		smp_wmb();
+		/* A hint, to keep more; the worker's freeze makes it certain. */
 		WRITE_ONCE(r->snap_hold, 1);
 	}
 	kpmod_snap_src = rings;
@@ -221,10 +270,17 @@ int kpmod_snapshot_attach(unsigned int cpu, struct kpmod_ring **ring)
 	if (kpmod_snap_rings && kpmod_snap_taken) {
 		*ring = kpmod_snap_rings[cpu];
 		atomic_inc(&(*ring)->attached);
+		atomic_inc(&kpmod_snap_readers);
 		ret = 0;
 	}
 	mutex_unlock(&kpmod_snap_lock);
 	return ret;
+}
+
+void kpmod_snapshot_detach(struct kpmod_ring *ring)
+{
+	atomic_dec(&ring->attached);
+	atomic_dec(&kpmod_snap_readers);
 }
 
 void kpmod_snapshot_stats(u64 *taken, u64 *skipped)

@@ -21,6 +21,9 @@ void kpmod_snapshot_free(void);
 /* A reader's hold on @cpu's copy: -ENOENT if no snapshot has been taken. */
 int kpmod_snapshot_attach(unsigned int cpu, struct kpmod_ring **ring);
 
+/* A reader's file lets its copy go (any context a release runs in). */
+void kpmod_snapshot_detach(struct kpmod_ring *ring);
+
 /* Snapshots copied, and triggers that took none (one pending or being read). */
 void kpmod_snapshot_stats(u64 *taken, u64 *skipped);
 

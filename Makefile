@@ -9,6 +9,9 @@
 # make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
 # make check-matrix    every VM scenario on 5.10, 6.1, 6.12 x x86_64, arm64
 # make storm           the storm scenario for 5 minutes on every guest
+# make stress          the reliability campaign on the debug kernel: 1,000,000
+#                      fuzzed netlink requests, a 10-minute storm on 4 CPUs,
+#                      the parsers' fuzz targets (tests/stress)
 #                      (KPMOD_STORM_SECS=N to change; make check runs 60 s)
 # make dkms-install    copies the module sources to /usr/src/kpmod-VERSION and
 #                      runs dkms add/build/install for every installed kernel
@@ -18,7 +21,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
-.PHONY: all module userspace unit check demo bench lint clean check-matrix storm \
+.PHONY: all module userspace unit check demo bench lint clean check-matrix storm stress \
 	dkms-install dkms-remove deb
 
 all: module userspace
@@ -50,6 +53,9 @@ check-matrix:
 
 storm:
 	tests/storm
+
+stress:
+	tests/stress
 
 DKMS_SRC := /usr/src/kpmod-$(VERSION)
 # Installed kernels that have headers to build against.

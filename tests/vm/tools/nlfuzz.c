@@ -7,6 +7,8 @@
  *
  *   kpmod-nlfuzz cases          the fixed list of malformed requests
  *   kpmod-nlfuzz random N SEED  N random requests; afterwards no probe left
+ *   kpmod-nlfuzz gen N SEED     N grammar-aware requests, mutated (nlgen.c);
+ *                               afterwards no probe left
  *   kpmod-nlfuzz flood N        N probe adds into a receive buffer too small
  *                               for their replies: no probe may stay
  *                               registered whose add did not succeed
@@ -24,13 +26,14 @@
 #include <netlink/genl/genl.h>
 
 #include "uapi/kpmod.h"
+#include "nlfuzz.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
 
 static struct nl_sock *sk;
-static int family;
+int family;
 static int passed, failed;
 static int last_err;
 static int last_off;		/* NLMSGERR_ATTR_OFFS, or -1 */
@@ -72,8 +75,11 @@ static int on_ack(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-/* Sends @msg (consumed); returns the kernel's errno, 0 on success. */
-static int send_msg(struct nl_msg *msg)
+/*
+ * Sends @msg (consumed); returns the kernel's errno, 0 on success.  A dump
+ * (NLM_F_DUMP) succeeds at its NLMSG_DONE.
+ */
+int send_msg(struct nl_msg *msg)
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int ret, acked = 0;
@@ -83,6 +89,7 @@ static int send_msg(struct nl_msg *msg)
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, NULL);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_skip, NULL);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &acked);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_ack, &acked);
 	ret = nl_send_auto(sk, msg);
 	/* A reply comes before its ack: read until the ack or the error. */
 	while (ret >= 0 && !acked && last_err < 0)
@@ -98,7 +105,7 @@ static int send_msg(struct nl_msg *msg)
 	return last_err;
 }
 
-static struct nl_msg *new_msg(uint8_t cmd)
+struct nl_msg *new_msg(uint8_t cmd)
 {
 	struct nl_msg *msg = nlmsg_alloc_size(65536);
 
@@ -295,6 +302,11 @@ static void check(const char *name, bool ok, const char *detail)
 {
 	printf("%s %s%s%s\n", ok ? "ok" : "FAIL", name, detail ? ": " : "", detail ? detail : "");
 	ok ? passed++ : failed++;
+}
+
+void gen_fail(const char *why)
+{
+	check("gen", false, why);
 }
 
 #define PROG(...) ((const struct kpmod_fetch_insn[]){ __VA_ARGS__ }), \
@@ -853,9 +865,10 @@ int main(int argc, char **argv)
 {
 	int one = 1;
 
-	if (argc < 2 || (strcmp(argv[1], "cases") && (strcmp(argv[1], "random") || argc < 4) &&
+	if (argc < 2 || (strcmp(argv[1], "cases") &&
+			 ((strcmp(argv[1], "random") && strcmp(argv[1], "gen")) || argc < 4) &&
 			 (strcmp(argv[1], "flood") || argc < 3))) {
-		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | flood N\n");
+		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | gen N SEED | flood N\n");
 		return 2;
 	}
 	sk = nl_socket_alloc();
@@ -865,6 +878,8 @@ int main(int argc, char **argv)
 	}
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	/* Room for a dump's replies (gen sends PROBE_GET and HIST_GET). */
+	nl_socket_set_msg_buf_size(sk, 65536);
 	family = genl_ctrl_resolve(sk, KPMOD_GENL_NAME);
 	if (family < 0) {
 		fprintf(stderr, "nlfuzz: kpmod is not loaded\n");
@@ -874,6 +889,8 @@ int main(int argc, char **argv)
 		run_cases();
 	else if (!strcmp(argv[1], "flood"))
 		run_flood(atoi(argv[2]));
+	else if (!strcmp(argv[1], "gen"))
+		run_gen(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	else
 		run_random(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	/* The module must still answer. */

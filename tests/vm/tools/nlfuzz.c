@@ -9,6 +9,7 @@
  *   kpmod-nlfuzz random N SEED  N random requests; afterwards no probe left
  *   kpmod-nlfuzz gen N SEED     N grammar-aware requests, mutated (nlgen.c);
  *                               afterwards no probe left
+ *   kpmod-nlfuzz failnth OP MAX [KO]  allocation failures in OP (nlfail.c)
  *   kpmod-nlfuzz flood N        N probe adds into a receive buffer too small
  *                               for their replies: no probe may stay
  *                               registered whose add did not succeed
@@ -76,10 +77,11 @@ static int on_ack(struct nl_msg *msg, void *arg)
 }
 
 /*
- * Sends @msg (consumed); returns the kernel's errno, 0 on success.  A dump
- * (NLM_F_DUMP) succeeds at its NLMSG_DONE.
+ * Sends @msg (consumed), its replies to @on_reply; returns the kernel's
+ * errno, 0 on success, or a negative libnl error when the request or its
+ * answer was lost.  A dump (NLM_F_DUMP) succeeds at its NLMSG_DONE.
  */
-int send_msg(struct nl_msg *msg)
+int send_msg_cb(struct nl_msg *msg, int (*on_reply)(struct nl_msg *, void *))
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int ret, acked = 0;
@@ -87,7 +89,7 @@ int send_msg(struct nl_msg *msg)
 	last_err = -1;
 	last_msg[0] = '\0';
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, NULL);
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_skip, NULL);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_reply ? on_reply : on_skip, NULL);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &acked);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_ack, &acked);
 	ret = nl_send_auto(sk, msg);
@@ -98,11 +100,29 @@ int send_msg(struct nl_msg *msg)
 		last_err = 0;
 	nl_cb_put(cb);
 	nlmsg_free(msg);
-	if (last_err < 0) {
+	return last_err < 0 ? (ret < 0 ? ret : -1) : last_err;
+}
+
+int send_msg_raw(struct nl_msg *msg)
+{
+	return send_msg_cb(msg, NULL);
+}
+
+/* As send_msg_raw(), but a lost request or answer ends the program. */
+int send_msg(struct nl_msg *msg)
+{
+	int ret = send_msg_raw(msg);
+
+	if (ret < 0) {
 		fprintf(stderr, "nlfuzz: transport error: %s\n", nl_geterror(ret));
 		exit(2);
 	}
-	return last_err;
+	return ret;
+}
+
+const char *last_msg_text(void)
+{
+	return last_msg;
 }
 
 struct nl_msg *new_msg(uint8_t cmd)
@@ -866,9 +886,10 @@ int main(int argc, char **argv)
 	int one = 1;
 
 	if (argc < 2 || (strcmp(argv[1], "cases") &&
-			 ((strcmp(argv[1], "random") && strcmp(argv[1], "gen")) || argc < 4) &&
+			 ((strcmp(argv[1], "random") && strcmp(argv[1], "gen") &&
+			   strcmp(argv[1], "failnth")) || argc < 4) &&
 			 (strcmp(argv[1], "flood") || argc < 3))) {
-		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | gen N SEED | flood N\n");
+		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | gen N SEED | flood N | failnth OP MAX [KO]\n");
 		return 2;
 	}
 	sk = nl_socket_alloc();
@@ -880,6 +901,12 @@ int main(int argc, char **argv)
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* Room for a dump's replies (gen sends PROBE_GET and HIST_GET). */
 	nl_socket_set_msg_buf_size(sk, 65536);
+	/* Loading the module is what failnth insmod tries. */
+	if (!strcmp(argv[1], "failnth") && !strcmp(argv[2], "insmod")) {
+		run_failnth(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "/kpmod/kpmod.ko");
+		printf("%d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
 	family = genl_ctrl_resolve(sk, KPMOD_GENL_NAME);
 	if (family < 0) {
 		fprintf(stderr, "nlfuzz: kpmod is not loaded\n");
@@ -891,6 +918,8 @@ int main(int argc, char **argv)
 		run_flood(atoi(argv[2]));
 	else if (!strcmp(argv[1], "gen"))
 		run_gen(atoi(argv[2]), strtoul(argv[3], NULL, 0));
+	else if (!strcmp(argv[1], "failnth"))
+		run_failnth(argv[2], atoi(argv[3]), NULL);
 	else
 		run_random(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	/* The module must still answer. */

@@ -9,11 +9,19 @@
 extern int family;
 /* A request for @cmd, NLM_F_ACK set. */
 struct nl_msg *new_msg(uint8_t cmd);
-/* Sends @msg (consumed); the kernel's errno, 0 on success. */
+/* Sends @msg (consumed); the kernel's errno, 0 on success; exits if lost. */
 int send_msg(struct nl_msg *msg);
+/* The same, <0 (a libnl error) when the request or its answer was lost. */
+int send_msg_raw(struct nl_msg *msg);
+/* send_msg_raw(), with the replies to @on_reply. */
+int send_msg_cb(struct nl_msg *msg, int (*on_reply)(struct nl_msg *, void *));
+/* The extended ack message of the last request, or "". */
+const char *last_msg_text(void);
 /* Counts a failed check, with @why. */
 void gen_fail(const char *why);
 /* kpmod-nlfuzz gen N SEED. */
 void run_gen(int n, unsigned int seed);
+/* kpmod-nlfuzz failnth OP MAX [KO]. */
+void run_failnth(const char *op, unsigned int max, const char *ko);
 
 #endif

@@ -1,0 +1,89 @@
+# Probes everywhere.  KPMOD_EVERYWHERE_COUNT (200 here; 1,000 in `make
+# stress`) kernel functions picked at random from kallsyms -- text symbols
+# of vmlinux with one address, minus the kprobes blacklist and the
+# compiler's .cold/.isra copies -- added in batches (a batch the kernel
+# refuses goes again one probe at a time, the refused ones left out),
+# enabled together under a workload, disabled and removed.  Then probes on
+# what kpmod's own handler calls (memcpy, copy_from_kernel_nofault,
+# strncpy_from_user_nofault, ktime_get_mono_fast_ns, irq_work_queue, and
+# kpmod's ring functions): a probe hit inside kpmod's handler is a
+# recursion the kernel counts as a miss.  No hang, no crash, hits counted.
+. "$KPMOD_LIB"
+n=${KPMOD_EVERYWHERE_COUNT:-200}
+seed=$(date +%s)
+note "seed $seed, $n functions"
+load_kpmod
+bl=/sys/kernel/debug/kprobes/blacklist
+if [ -r $bl ]; then awk '{ print $2 }' $bl >/tmp/blacklist; else : >/tmp/blacklist; fi
+note "$(wc -l </tmp/blacklist) blacklisted functions"
+awk -v seed="$seed" '
+	NR == FNR { bl[$1] = 1; next }
+	($2 == "t" || $2 == "T") && NF == 3 && $3 !~ /[.$]/ && !($3 in bl) { seen[$3]++ }
+	END { srand(seed); for (s in seen) if (seen[s] == 1) print rand() "\t" s }' \
+	/tmp/blacklist /proc/kallsyms | sort -n | head -n "$n" | cut -f2 >/tmp/funcs
+[ "$(wc -l </tmp/funcs)" -eq "$n" ] || fail "only $(wc -l </tmp/funcs) candidate functions"
+i=0 added=0 refused=0
+: >/tmp/batch
+add_batch() {
+	[ -s /tmp/batch ] || return 0
+	if kpmod add -f /tmp/batch >/tmp/o 2>&1; then
+		added=$((added + $(wc -l </tmp/batch)))
+	else
+		while read -r d; do
+			kpmod add -- "$d" >/tmp/o 2>&1
+			case $? in
+			0) added=$((added + 1)) ;;
+			5) refused=$((refused + 1)) ;;
+			*) cat /tmp/o; fail "'$d': not added, not refused by the module" ;;
+			esac
+		done </tmp/batch
+	fi
+	: >/tmp/batch
+}
+while read -r f; do
+	i=$((i + 1))
+	echo "p:ev/f$i $f" >>/tmp/batch
+	[ $((i % 50)) -ne 0 ] || add_batch
+done </tmp/funcs
+add_batch
+note "$added probes added, $refused refused by the kernel"
+[ "$added" -ge $((n / 2)) ] || fail "fewer than half the functions took a probe"
+expect_rc 0 kpmod enable 'ev/*'
+# A workload that crosses much of the kernel.
+for k in 1 2 3; do
+	ls -lR /proc/self/ >/dev/null 2>&1
+	cat /proc/kallsyms /proc/modules >/dev/null
+	kpmod-work 2>/dev/null >/dev/null
+	sleep 1
+done
+expect_rc 0 kpmod stat
+hits=$(awk '$1 ~ /^f[0-9]+$/ { h += $2 } END { print h + 0 }' /tmp/.out)
+note "$hits hits on the $added probes"
+[ "$hits" -gt 0 ] || fail "no probe was hit"
+expect_rc 0 kpmod disable 'ev/*'
+expect_rc 0 kpmod clear
+expect_rc 0 kpmod status
+expect_grep "^probes:  0 registered"
+
+# Inside kpmod's handler.
+expect_rc 0 kpmod add 'p:kb/outer vfs_read f=+0($arg1):x64 n=$arg3 u=+0($arg2):ustring'
+inner=0
+for f in memcpy copy_from_kernel_nofault strncpy_from_user_nofault \
+	ktime_get_mono_fast_ns irq_work_queue kpmod:kpmod_ring_reserve \
+	kpmod:kpmod_ring_commit kpmod:kpmod_ring_enter kpmod:kpmod_fetch_run; do
+	kpmod add -- "p:in/${f#kpmod:} $f" >/tmp/o 2>&1
+	case $? in
+	0) inner=$((inner + 1)); note "$f: probed" ;;
+	5) note "$f: refused by the kernel: $(grep -o 'refused by the module: .*' /tmp/o)" ;;
+	*) cat /tmp/o; fail "$f: not added, not refused by the module" ;;
+	esac
+done
+[ "$inner" -gt 0 ] || fail "no function of kpmod's handler took a probe"
+expect_rc 0 kpmod enable all
+for k in 1 2 3; do cat /proc/self/stat /etc/passwd >/dev/null; done
+expect_rc 0 kpmod stat
+grep -q '^  outer  *[1-9]' /tmp/.out || fail "the outer probe counted no hit"
+cat /tmp/.out
+expect_rc 0 kpmod disable all
+expect_rc 0 kpmod clear
+unload_kpmod

@@ -134,7 +134,7 @@ static const char *event_name(void)
 {
 	static char name[16];
 
-	snprintf(name, sizeof(name), "e%u", rnd(12));
+	snprintf(name, sizeof(name), "e%u", rnd(48));
 	return name;
 }
 
@@ -144,8 +144,11 @@ static void put_probe_name(struct nl_msg *m)
 	put_str(m, KPMOD_A_PROBE_EVENT, event_name());
 }
 
-/* A fetch program: a load, derefs, a store, maybe a bitfield or an array. */
-static int gen_prog(struct kpmod_fetch_insn *p, int max)
+/*
+ * A fetch program: a load, derefs, a store, maybe a bitfield or an array;
+ * *@type a type that fits its store, most of the time.
+ */
+static int gen_prog(struct kpmod_fetch_insn *p, int max, uint32_t *type)
 {
 	static const uint8_t loads[] = {
 		KPMOD_FOP_REG, KPMOD_FOP_STACK, KPMOD_FOP_STACKP, KPMOD_FOP_RETVAL,
@@ -169,8 +172,21 @@ static int gen_prog(struct kpmod_fetch_insn *p, int max)
 		p[n].imm = (int64_t)num(0, 256) - 128;
 	}
 	p[n].op = stores[rnd(N_ELEMS(stores))];
+	if (p[0].op == KPMOD_FOP_COMM || p[0].op == KPMOD_FOP_DATA)
+		p[n].op = KPMOD_FOP_ST_STRING;
 	p[n].size = sizes[rnd(N_ELEMS(sizes))];
-	p[n].imm = (int64_t)num(0, 64);
+	p[n].imm = rnd(2) ? 0 : (int64_t)num(0, 64);
+	switch (p[n].op) {
+	case KPMOD_FOP_ST_STRING: *type = KPMOD_T_STRING; break;
+	case KPMOD_FOP_ST_USTRING: *type = KPMOD_T_USTRING; break;
+	default:
+		/* u, s or x of the store's size: U8..U64 are 1..4, S +4, X +8. */
+		*type = KPMOD_T_U8 + (p[n].size == 1 ? 0 : p[n].size == 2 ? 1 : p[n].size == 4 ? 2 : 3) +
+			4 * rnd(3);
+		break;
+	}
+	if (!rnd(8))
+		*type = num(KPMOD_T_U8, KPMOD_T_BITFIELD);
 	n++;
 	if (!rnd(6)) {
 		p[n].op = KPMOD_FOP_MOD_BF;
@@ -217,12 +233,13 @@ static void gen_add(struct nl_msg *m)
 		return;
 	args = nest(m, KPMOD_A_PROBE_ARGS);
 	for (i = 0; i < nargs; i++) {
-		int n = gen_prog(prog, N_ELEMS(prog));
+		uint32_t type;
+		int n = gen_prog(prog, N_ELEMS(prog), &type);
 
 		arg = nest(m, KPMOD_A_ARG);
 		snprintf(name, sizeof(name), "a%u", i);
 		put_str(m, KPMOD_ARG_A_NAME, name);
-		put_u32(m, KPMOD_ARG_A_TYPE, num(KPMOD_T_U8, KPMOD_T_BITFIELD));
+		put_u32(m, KPMOD_ARG_A_TYPE, type);
 		if (!rnd(6))
 			put_u32(m, KPMOD_ARG_A_COUNT, num(0, KPMOD_MAX_ARRAY_LEN + 1));
 		put(m, KPMOD_ARG_A_PROG, prog, n * sizeof(prog[0]));
@@ -373,6 +390,20 @@ static void gen_buffer(struct nl_msg *m)
 		put_u32(m, KPMOD_A_BUF_MODE, num(KPMOD_BUF_DISCARD, KPMOD_BUF_OVERWRITE));
 }
 
+/* Every probe disabled, then deleted: a clear refuses enabled ones. */
+static void clear_all(void)
+{
+	struct nl_msg *m = new_msg(KPMOD_CMD_PROBE_DISABLE);
+	struct nlattr *all = nla_nest_start(m, KPMOD_A_PROBE_SELECT);
+	struct nlattr *one = nla_nest_start(m, KPMOD_A_SELECTOR);
+
+	nla_put_string(m, KPMOD_SEL_A_GROUP, "");
+	nla_put_string(m, KPMOD_SEL_A_EVENT, "");
+	nla_nest_end(m, one);
+	nla_nest_end(m, all);
+	send_msg(m);
+}
+
 /* Calls that enabled probes on symbols[] see. */
 static void workload(void)
 {
@@ -410,6 +441,8 @@ void run_gen(int n, unsigned int seed)
 		if (!(i % 256))
 			cmd = KPMOD_CMD_CLEAR;
 		mutations = rnd(2) ? 0 : 1 + rnd(3);
+		if (cmd == KPMOD_CMD_CLEAR)
+			clear_all();
 		m = new_msg(cmd);
 		switch (cmd) {
 		case KPMOD_CMD_PROBE_ADD: gen_add(m); break;
@@ -436,6 +469,7 @@ void run_gen(int n, unsigned int seed)
 		if (!(i % 32))
 			workload();
 	}
+	clear_all();
 	if (send_msg(new_msg(KPMOD_CMD_CLEAR)))
 		gen_fail("the closing clear was refused");
 	m = new_msg(KPMOD_CMD_TRACING);

@@ -30,24 +30,24 @@ refused_by_kernel() {
 }
 i=0 added=0 refused=0
 : >/tmp/batch
+# add_batch: adds /tmp/batch's definitions; when the kernel refuses one
+# (named on error_log's "Command:" line), the rest go again without it.
 add_batch() {
-	[ -s /tmp/batch ] || return 0
-	if kpmod add -f /tmp/batch >/tmp/o 2>&1; then
-		added=$((added + $(wc -l </tmp/batch)))
-	else
-		while read -r d; do
-			kpmod add -- "$d" >/tmp/o 2>&1
-			rc=$?
-			if [ $rc -eq 0 ]; then
-				added=$((added + 1))
-			elif refused_by_kernel $rc; then
-				refused=$((refused + 1))
-			else
-				cat /tmp/o
-				fail "'$d': exit $rc, neither added nor refused by the kernel"
-			fi
-		done </tmp/batch
-	fi
+	while [ -s /tmp/batch ]; do
+		kpmod add -f /tmp/batch >/tmp/o 2>&1
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			added=$((added + $(wc -l </tmp/batch)))
+			break
+		fi
+		refused_by_kernel $rc || { cat /tmp/o; fail "a batch: exit $rc, not a refusal by the kernel"; }
+		bad=$(sed -n 's/^  Command: //p' /tmp/o)
+		grep -vxF -- "$bad" /tmp/batch >/tmp/rest
+		[ "$(wc -l </tmp/rest)" -lt "$(wc -l </tmp/batch)" ] || { cat /tmp/o; fail "the refusal names no definition of the batch"; }
+		note "refused: $bad"
+		refused=$((refused + 1))
+		mv /tmp/rest /tmp/batch
+	done
 	: >/tmp/batch
 }
 while read -r f; do

@@ -13,6 +13,7 @@
  * command was never accepted: a generator that only makes refusals tests
  * only the policies.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -470,8 +471,12 @@ void run_gen(int n, unsigned int seed)
 			workload();
 	}
 	clear_all();
-	if (send_msg(new_msg(KPMOD_CMD_CLEAR)))
+	c = send_msg(new_msg(KPMOD_CMD_CLEAR));
+	if (c) {
+		printf("gen: the closing clear: errno %d (%s) \"%s\"\n", c, strerror(c),
+		       last_msg_text());
 		gen_fail("the closing clear was refused");
+	}
 	m = new_msg(KPMOD_CMD_TRACING);
 	nla_put_u32(m, KPMOD_A_TRACING_ON, 1);
 	if (send_msg(m))

@@ -16,10 +16,13 @@ load_kpmod
 bl=/sys/kernel/debug/kprobes/blacklist
 if [ -r $bl ]; then awk '{ print $2 }' $bl >/tmp/blacklist; else : >/tmp/blacklist; fi
 note "$(wc -l </tmp/blacklist) blacklisted functions"
+# A name must be vmlinux's only symbol of that name, of any type, as for
+# kprobe_events ("The symbol is not unique").
 awk -v seed="$seed" '
 	NR == FNR { bl[$1] = 1; next }
-	($2 == "t" || $2 == "T") && NF == 3 && $3 !~ /[.$]/ && !($3 in bl) { seen[$3]++ }
-	END { srand(seed); for (s in seen) if (seen[s] == 1) print rand() "\t" s }' \
+	NF == 3 { seen[$3]++ }
+	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && !($3 in bl) { text[$3] = 1 }
+	END { srand(seed); for (s in text) if (seen[s] == 1) print rand() "\t" s }' \
 	/tmp/blacklist /proc/kallsyms | sort -n | head -n "$n" | cut -f2 >/tmp/funcs
 [ "$(wc -l </tmp/funcs)" -eq "$n" ] || fail "only $(wc -l </tmp/funcs) candidate functions"
 # refused_by_kernel: the last add was refused as kprobe_events refuses what

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
 #include "uapi/kpmod.h"
@@ -391,13 +392,74 @@ static void gen_buffer(struct nl_msg *m)
 		put_u32(m, KPMOD_A_BUF_MODE, num(KPMOD_BUF_DISCARD, KPMOD_BUF_OVERWRITE));
 }
 
-/* Every probe disabled, then deleted: a clear refuses enabled ones. */
+/* The triggers a PROBE_GET dump listed: what removing each takes. */
+struct gen_trigger {
+	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
+	uint32_t type;
+	char text[KPMOD_MAX_TRIGGER_TEXT], filter[KPMOD_MAX_FILTER_TEXT];
+	int has_filter;
+};
+
+static struct gen_trigger listed[256];
+static int nlisted;
+
+static void copy_str(char *dst, size_t size, struct nlattr *a)
+{
+	snprintf(dst, size, "%.*s", a ? nla_len(a) : 0, a ? (const char *)nla_data(a) : "");
+}
+
+static int on_probe(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[KPMOD_A_MAX + 1], *t, *tt[KPMOD_TRIG_A_MAX + 1];
+	int rem;
+
+	(void)arg;
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, KPMOD_A_MAX, NULL) || !tb[KPMOD_A_TRIGGERS])
+		return NL_OK;
+	nla_for_each_nested(t, tb[KPMOD_A_TRIGGERS], rem) {
+		struct gen_trigger *g = &listed[nlisted];
+
+		if (nlisted == (int)N_ELEMS(listed) ||
+		    nla_parse_nested(tt, KPMOD_TRIG_A_MAX, t, NULL) || !tt[KPMOD_TRIG_A_TYPE])
+			continue;
+		copy_str(g->group, sizeof(g->group), tb[KPMOD_A_PROBE_GROUP]);
+		copy_str(g->event, sizeof(g->event), tb[KPMOD_A_PROBE_EVENT]);
+		g->type = nla_get_u32(tt[KPMOD_TRIG_A_TYPE]);
+		copy_str(g->text, sizeof(g->text), tt[KPMOD_TRIG_A_TEXT]);
+		g->has_filter = !!tt[KPMOD_TRIG_A_FILTER];
+		copy_str(g->filter, sizeof(g->filter), tt[KPMOD_TRIG_A_FILTER]);
+		nlisted++;
+	}
+	return NL_OK;
+}
+
+/*
+ * Every trigger removed (as the dump lists them), every probe disabled:
+ * a clear refuses probes that are enabled or have triggers, as the kernel.
+ */
 static void clear_all(void)
 {
-	struct nl_msg *m = new_msg(KPMOD_CMD_PROBE_DISABLE);
-	struct nlattr *all = nla_nest_start(m, KPMOD_A_PROBE_SELECT);
-	struct nlattr *one = nla_nest_start(m, KPMOD_A_SELECTOR);
+	struct nl_msg *m = new_msg(KPMOD_CMD_PROBE_GET);
+	struct nlattr *all, *one;
+	int i;
 
+	nlmsg_hdr(m)->nlmsg_flags |= NLM_F_DUMP;
+	nlisted = 0;
+	send_msg_cb(m, on_probe);
+	for (i = 0; i < nlisted; i++) {
+		m = new_msg(KPMOD_CMD_TRIGGER);
+		nla_put_string(m, KPMOD_A_PROBE_GROUP, listed[i].group);
+		nla_put_string(m, KPMOD_A_PROBE_EVENT, listed[i].event);
+		nla_put_u32(m, KPMOD_A_TRIGGER_TYPE, listed[i].type);
+		nla_put_string(m, KPMOD_A_TRIGGER_TEXT, listed[i].text);
+		if (listed[i].has_filter)
+			nla_put_string(m, KPMOD_A_FILTER_TEXT, listed[i].filter);
+		nla_put_flag(m, KPMOD_A_TRIGGER_REMOVE);
+		send_msg(m);
+	}
+	m = new_msg(KPMOD_CMD_PROBE_DISABLE);
+	all = nla_nest_start(m, KPMOD_A_PROBE_SELECT);
+	one = nla_nest_start(m, KPMOD_A_SELECTOR);
 	nla_put_string(m, KPMOD_SEL_A_GROUP, "");
 	nla_put_string(m, KPMOD_SEL_A_EVENT, "");
 	nla_nest_end(m, one);

@@ -13,6 +13,7 @@
 #define BLK_LEN		24
 #define CHUNK_HDR_LEN	32
 #define MAX_PAYLOAD	(1ULL << 30)	/* more is damage, not data */
+#define READ_STEP	(64 * 1024)	/* a payload's first read; then doubled */
 
 uint32_t kp_crc32(uint32_t crc, const void *buf, size_t len)
 {
@@ -277,6 +278,41 @@ static int read_exact(struct kp_recfile *r, void *buf, size_t n, uint64_t start,
 }
 
 /*
+ * Reads @len payload bytes into a malloc'd *payload (with room for a NUL
+ * after them), the buffer growing as the bytes arrive: a damaged length
+ * costs no more memory than the file holds, and reads as a truncation.
+ */
+static int read_payload(struct kp_recfile *r, uint8_t **payload, uint64_t len,
+			uint64_t start, const char *what)
+{
+	uint8_t *b = NULL, *m;
+	size_t have = 0, want;
+	int ret;
+
+	for (;;) {
+		want = have ? 2 * have : READ_STEP;
+		if (want > len)
+			want = len;
+		m = realloc(b, want + 1);
+		if (!m) {
+			free(b);
+			return kp_rf_fail(r, -ENOMEM, "out of memory");
+		}
+		b = m;
+		ret = read_exact(r, b + have, want - have, start, what);
+		if (ret) {
+			free(b);
+			return ret;
+		}
+		have = want;
+		if (have == len)
+			break;
+	}
+	*payload = b;
+	return 0;
+}
+
+/*
  * Reads one block into a malloc'd *payload.  Returns 1, 0 at a clean end
  * of file, or < 0 with r->err set.
  */
@@ -311,11 +347,10 @@ static int read_block(struct kp_recfile *r, uint32_t *type, uint8_t **payload,
 		return kp_rf_fail(r, -EBADMSG, "corrupt %s at byte %llu: %llu bytes long",
 				  block_name(*type), (unsigned long long)*start,
 				  (unsigned long long)*len);
-	*payload = malloc(*len + 1);
-	if (!*payload)
-		return kp_rf_fail(r, -ENOMEM, "out of memory");
-	ret = read_exact(r, *payload, *len, *start, block_name(*type));
-	if (!ret && *len % 8)
+	ret = read_payload(r, payload, *len, *start, block_name(*type));
+	if (ret)
+		return ret;
+	if (*len % 8)
 		ret = read_exact(r, pad, 8 - *len % 8, *start, block_name(*type));
 	if (!ret && le_get(h + 16, 4) != kp_crc32(0, *payload, *len))
 		ret = kp_rf_fail(r, -EBADMSG, "corrupt %s at byte %llu: checksum mismatch",

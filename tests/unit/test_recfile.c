@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The record file: round trip, and every truncation and damaged byte. */
+#define _GNU_SOURCE	/* fopencookie() */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "recfile.h"
 #include "suites.h"
@@ -269,6 +271,73 @@ START_TEST(bad_records_inside_a_good_checksum)
 }
 END_TEST
 
+/* A file in memory whose reads note the process's size as they happen. */
+struct measured {
+	const char *buf;
+	size_t len, pos;
+	long peak;		/* the most pages of address space seen */
+};
+
+static long vm_pages(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = 0;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &pages), 1);
+	fclose(f);
+	return pages;
+}
+
+static ssize_t measured_read(void *cookie, char *buf, size_t size)
+{
+	struct measured *m = cookie;
+	size_t n = m->len - m->pos < size ? m->len - m->pos : size;
+	long pages = vm_pages();
+
+	if (pages > m->peak)
+		m->peak = pages;
+	memcpy(buf, m->buf + m->pos, n);
+	m->pos += n;
+	return (ssize_t)n;
+}
+
+/*
+ * A block header with a good checksum and a length the file does not
+ * have: a truncation, and the memory taken follows the bytes read, not
+ * the length (it took a 1 GiB buffer for a 64-byte file).
+ */
+START_TEST(a_length_past_the_end_takes_no_memory)
+{
+	static const cookie_io_functions_t io = { .read = measured_read };
+	uint8_t file[64] = "KPMODREC\x01";
+	struct measured m = { .buf = (const char *)file, .len = sizeof(file) };
+	uint64_t len = (1ULL << 30) - 8;
+	uint32_t crc;
+	struct kp_recfile r;
+	long before;
+	FILE *f;
+	int i;
+
+	file[16] = KP_BLK_INFO;
+	for (i = 0; i < 8; i++)
+		file[24 + i] = (uint8_t)(len >> (8 * i));
+	crc = kp_crc32(0, file + 16, 20);
+	for (i = 0; i < 4; i++)
+		file[36 + i] = (uint8_t)(crc >> (8 * i));
+	f = fopencookie(&m, "r", io);
+	ck_assert_ptr_nonnull(f);
+	before = vm_pages();
+	ck_assert_int_eq(kp_recfile_open(&r, f, "x.kpm"), -EBADMSG);
+	ck_assert_str_eq(r.err, "x.kpm: truncated at byte 64 (in the info block at byte 16)");
+	ck_assert_msg(m.peak - before < (64 << 20) / sysconf(_SC_PAGESIZE),
+		      "%ld KiB taken to read 64 bytes",
+		      (m.peak - before) * sysconf(_SC_PAGESIZE) / 1024);
+	kp_recfile_close(&r);
+	fclose(f);
+}
+END_TEST
+
 KP_SUITE(recfile_suite)
 static Suite *recfile_suite(void)
 {
@@ -279,6 +348,7 @@ static Suite *recfile_suite(void)
 	tcase_add_test(tc, every_truncation_reports_and_keeps_the_prefix);
 	tcase_add_test(tc, every_damaged_byte_is_caught_or_harmless);
 	tcase_add_test(tc, bad_records_inside_a_good_checksum);
+	tcase_add_test(tc, a_length_past_the_end_takes_no_memory);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,12 +1,13 @@
 # Probes everywhere.  KPMOD_EVERYWHERE_COUNT (200 here; 1,000 in `make
 # stress`) kernel functions picked at random from kallsyms -- text symbols
-# of vmlinux with one address, minus the kprobes blacklist and the
-# compiler's .cold/.isra copies -- added in batches (a batch the kernel
-# refuses goes again one probe at a time, the refused ones left out),
-# enabled together under a workload, disabled and removed.  Then probes on
-# what kpmod's own handler calls (memcpy, copy_from_kernel_nofault,
-# strncpy_from_user_nofault, ktime_get_mono_fast_ns, irq_work_queue, and
-# kpmod's ring functions): a probe hit inside kpmod's handler is a
+# with a name vmlinux gives nothing else, minus the kprobes blacklist, the
+# compiler's .cold/.isra copies and the __init code freed after boot --
+# added in batches of 50 (when the kernel refuses one, the batch goes again
+# without it), enabled together under a workload, disabled and removed.
+# Then probes on what kpmod's own handler calls (memcpy,
+# copy_from_kernel_nofault, strncpy_from_user_nofault,
+# ktime_get_mono_fast_ns, irq_work_queue, kpmod's ring and fetch
+# functions) under an outer probe: a probe hit inside kpmod's handler is a
 # recursion the kernel counts as a miss.  No hang, no crash, hits counted.
 . "$KPMOD_LIB"
 n=${KPMOD_EVERYWHERE_COUNT:-200}
@@ -18,10 +19,15 @@ if [ -r $bl ]; then awk '{ print $2 }' $bl >/tmp/blacklist; else : >/tmp/blackli
 note "$(wc -l </tmp/blacklist) blacklisted functions"
 # A name must be vmlinux's only symbol of that name, of any type, as for
 # kprobe_events ("The symbol is not unique").
-awk -v seed="$seed" '
+# Not __init code, freed after boot (between _sinittext and _einittext;
+# kallsyms addresses have one width, so they compare as strings).
+init=$(awk '$3 == "_sinittext" { b = $1 } $3 == "_einittext" { e = $1 } END { print b, e }' /proc/kallsyms)
+awk -v seed="$seed" -v init="$init" '
+	BEGIN { split(init, ie, " ") }
 	NR == FNR { bl[$1] = 1; next }
 	NF == 3 { seen[$3]++ }
-	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && !($3 in bl) { text[$3] = 1 }
+	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && !($3 in bl) &&
+		!($1 >= ie[1] && $1 < ie[2]) { text[$3] = 1 }
 	END { srand(seed); for (s in text) if (seen[s] == 1) print rand() "\t" s }' \
 	/tmp/blacklist /proc/kallsyms | sort -n | head -n "$n" | cut -f2 >/tmp/funcs
 [ "$(wc -l </tmp/funcs)" -eq "$n" ] || fail "only $(wc -l </tmp/funcs) candidate functions"
@@ -59,7 +65,7 @@ while read -r f; do
 	[ $((i % 50)) -ne 0 ] || add_batch
 done </tmp/funcs
 add_batch
-note "$added probes added, $refused refused by the kernel"
+note "$added probes added, $refused refused by the kernel, by $(cut -d. -f1 /proc/uptime) s of uptime"
 [ "$added" -ge $((n / 2)) ] || fail "fewer than half the functions took a probe"
 expect_rc 0 kpmod enable 'ev/*'
 # A workload that crosses much of the kernel.

@@ -255,13 +255,13 @@ static void gen_add(struct nl_msg *m)
 /* Selectors: events of the pool, globs, the empty name (any). */
 static void gen_select(struct nl_msg *m)
 {
-	static const char *const events[] = { "e0", "e1", "e2", "e*", "*", "", "x" };
+	static const char *const events[] = { "", "", "e*", "*", "x" };
 	struct nlattr *all = nest(m, KPMOD_A_PROBE_SELECT), *one;
-	unsigned int i, n = 1 + rnd(3);
+	unsigned int i, n = 1 + rnd(2);
 
 	for (i = 0; i < n; i++) {
 		one = nest(m, KPMOD_A_SELECTOR);
-		put_str(m, KPMOD_SEL_A_GROUP, groups[rnd(N_ELEMS(groups))]);
+		put_str(m, KPMOD_SEL_A_GROUP, rnd(4) ? "fuzz" : groups[rnd(N_ELEMS(groups))]);
 		put_str(m, KPMOD_SEL_A_EVENT, rnd(2) ? event_name() : events[rnd(N_ELEMS(events))]);
 		nla_nest_end(m, one);
 	}
@@ -283,17 +283,25 @@ static void gen_filter_prog(struct nl_msg *m)
 {
 	struct kpmod_filter_pred preds[12];
 	char strs[128];
-	unsigned int i, n = 1 + rnd(N_ELEMS(preds)), slen = 0;
+	unsigned int i, n = 1 + rnd(rnd(2) ? 3 : N_ELEMS(preds)), slen = 0;
 
 	memset(preds, 0, sizeof(preds));
 	for (i = 0; i < n; i++) {
 		struct kpmod_filter_pred *p = &preds[i];
 
-		p->op = num(KPMOD_FILTER_EQ, __KPMOD_FILTER_OP_MAX - 1);
+		/* Mostly a field every event has, with an op of its kind. */
+		if (rnd(4)) {
+			p->field = KPMOD_FIELD_COMM + rnd(4);
+			p->op = p->field == KPMOD_FIELD_COMM ?
+				num(KPMOD_FILTER_STR_FULL, KPMOD_FILTER_STR_GLOB) :
+				num(KPMOD_FILTER_EQ, KPMOD_FILTER_BAND);
+		} else {
+			p->field = gen_field();
+			p->op = num(KPMOD_FILTER_EQ, __KPMOD_FILTER_OP_MAX - 1);
+		}
 		p->flags = rnd(4) ? rnd(4) : num(0, 255);
-		p->field = gen_field();
-		/* Forward jumps, the two verdicts just past the end, or anywhere. */
-		p->target = rnd(6) ? i + 1 + rnd(n + 2 - i) : num(0, 65535);
+		/* Forward jumps, to the verdicts just past the end, or anywhere. */
+		p->target = rnd(8) ? i + 1 + rnd(n + 1 - i) : num(0, 65535);
 		p->val = num(0, 4096);
 		if (p->op >= KPMOD_FILTER_STR_FULL && slen < sizeof(strs) - 16) {
 			unsigned int len = rnd(12), k;
@@ -332,12 +340,12 @@ static void gen_hist_fields(struct nl_msg *m, int type, unsigned int max)
 		0, KPMOD_HIST_F_LOG2, KPMOD_HIST_F_BUCKETS, KPMOD_HIST_F_EXECNAME,
 		KPMOD_HIST_F_MAX, KPMOD_HIST_F_MIN,
 	};
-	unsigned int i, n = rnd(max + 2);
+	unsigned int i, n = rnd(4) ? 1 + rnd(max) : rnd(max + 2);
 
 	memset(f, 0, sizeof(f));
 	for (i = 0; i < n; i++) {
-		f[i].field = gen_field();
-		f[i].flags = rnd(6) ? flags[rnd(N_ELEMS(flags))] : num(0, 0xffff);
+		f[i].field = rnd(2) ? KPMOD_FIELD_COMM + 1 + rnd(2) : gen_field();
+		f[i].flags = rnd(3) ? 0 : rnd(6) ? flags[rnd(N_ELEMS(flags))] : num(0, 0xffff);
 		f[i].buckets = num(0, 1000);
 		if (!rnd(20))
 			f[i].__reserved = 1;
@@ -347,23 +355,31 @@ static void gen_hist_fields(struct nl_msg *m, int type, unsigned int max)
 
 static void gen_trigger(struct nl_msg *m)
 {
-	static const char *const texts[] = {
-		"traceon", "traceoff", "hist:keys=a0", "hist:keys=common_pid.execname:vals=a1",
-		"stacktrace", "snapshot", "enable_event:fuzz:e1", "hist:keys=a0:name=fz",
-		"", "hist:keys=a0:pause",
+	static const struct { uint32_t type; const char *text; } kinds[] = {
+		{ KPMOD_TRIGGER_TRACEON, "traceon" },
+		{ KPMOD_TRIGGER_TRACEOFF, "traceoff" },
+		{ KPMOD_TRIGGER_HIST, "hist:keys=common_pid" },
+		{ KPMOD_TRIGGER_HIST, "hist:keys=common_pid.execname:vals=a1" },
+		{ KPMOD_TRIGGER_HIST, "hist:keys=cpu:name=fz" },
+		{ KPMOD_TRIGGER_ENABLE_EVENT, "enable_event:fuzz:e1" },
+		{ KPMOD_TRIGGER_DISABLE_EVENT, "disable_event:fuzz:e2" },
+		{ KPMOD_TRIGGER_STACKTRACE, "stacktrace" },
+		{ KPMOD_TRIGGER_SNAPSHOT, "snapshot" },
+		{ KPMOD_TRIGGER_TRACEON, "" },
 	};
-	uint32_t type = num(KPMOD_TRIGGER_TRACEON, __KPMOD_TRIGGER_MAX - 1);
+	unsigned int k = rnd(N_ELEMS(kinds));
+	uint32_t type = rnd(8) ? kinds[k].type : num(0, __KPMOD_TRIGGER_MAX);
 
 	put_probe_name(m);
 	put_u32(m, KPMOD_A_TRIGGER_TYPE, type);
-	put_str(m, KPMOD_A_TRIGGER_TEXT, texts[rnd(N_ELEMS(texts))]);
+	put_str(m, KPMOD_A_TRIGGER_TEXT, kinds[k].text);
 	if (rnd(2))
 		put_u32(m, KPMOD_A_TRIGGER_COUNT, rnd(2) ? num(1, 8) : KPMOD_TRIGGER_UNLIMITED);
 	if (!rnd(5))
 		put(m, KPMOD_A_TRIGGER_REMOVE, NULL, 0);
 	if (type == KPMOD_TRIGGER_ENABLE_EVENT || type == KPMOD_TRIGGER_DISABLE_EVENT ||
 	    !rnd(10)) {
-		put_str(m, KPMOD_A_TRIGGER_TARGET_GROUP, groups[rnd(N_ELEMS(groups))]);
+		put_str(m, KPMOD_A_TRIGGER_TARGET_GROUP, rnd(4) ? "fuzz" : groups[rnd(N_ELEMS(groups))]);
 		put_str(m, KPMOD_A_TRIGGER_TARGET_EVENT, event_name());
 	}
 	if (type == KPMOD_TRIGGER_HIST || !rnd(10)) {
@@ -378,7 +394,7 @@ static void gen_trigger(struct nl_msg *m)
 			put_str(m, KPMOD_A_HIST_NAME, rnd(2) ? "fz" : "fz2");
 	}
 	if (!rnd(4)) {
-		put_str(m, KPMOD_A_FILTER_TEXT, "a0 > 1");
+		put_str(m, KPMOD_A_FILTER_TEXT, "common_pid > 1");
 		gen_filter_prog(m);
 	}
 }

@@ -507,8 +507,9 @@ void run_gen(int n, unsigned int seed)
 		KPMOD_CMD_STATUS, KPMOD_CMD_CLEAR,
 	};
 	int accepted[__KPMOD_CMD_MAX + 1] = { 0 }, refused[__KPMOD_CMD_MAX + 1] = { 0 };
+	static char why[__KPMOD_CMD_MAX + 1][160];
 	struct nl_msg *m;
-	int i, c, never = 0;
+	int i, c, planned, never = 0;
 
 	srand(seed);
 	for (i = 0; i < n; i++) {
@@ -519,7 +520,7 @@ void run_gen(int n, unsigned int seed)
 			cmd = KPMOD_CMD_PROBE_ADD;
 		if (!(i % 256))
 			cmd = KPMOD_CMD_CLEAR;
-		mutations = rnd(2) ? 0 : 1 + rnd(3);
+		planned = mutations = rnd(2) ? 0 : 1 + rnd(3);
 		if (cmd == KPMOD_CMD_CLEAR)
 			clear_all();
 		m = new_msg(cmd);
@@ -541,10 +542,16 @@ void run_gen(int n, unsigned int seed)
 		case KPMOD_CMD_TRACING: put_u32(m, KPMOD_A_TRACING_ON, num(0, 2)); break;
 		default: break;
 		}
-		if (send_msg(m))
+		c = send_msg(m);
+		if (c) {
+			/* The reason of the last unmutated refusal, for the summary. */
+			if (!planned || !why[cmd][0])
+				snprintf(why[cmd], sizeof(why[cmd]), "%s: %s", strerror(c),
+					 last_msg_text());
 			refused[cmd]++;
-		else
+		} else {
 			accepted[cmd]++;
+		}
 		if (!(i % 32))
 			workload();
 	}
@@ -561,7 +568,8 @@ void run_gen(int n, unsigned int seed)
 		gen_fail("tracing could not be turned on again");
 	printf("gen: %d requests (seed %u)\n", n, seed);
 	for (c = 1; c < __KPMOD_CMD_MAX; c++) {
-		printf("gen: command %d: %d accepted, %d refused\n", c, accepted[c], refused[c]);
+		printf("gen: command %d: %d accepted, %d refused%s%s\n", c, accepted[c], refused[c],
+		       why[c][0] ? "; last: " : "", why[c]);
 		if (n >= 2000 && !accepted[c])
 			never++;
 	}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Triggers: kp_trigger_parse() as `kpmod trigger` and `kpmod hist` call
+ * it; a refusal printed as error_log shows it; an accepted trigger's
+ * filter compiled, its line listed as `kpmod trigger` lists it, and a
+ * hist's text (what the module keeps) read back as `kpmod hist` reads it.
+ *
+ * The first byte chooses the probe (bit 0: an entry or a return probe),
+ * the rest is the trigger.  Seeds start with '0' or '1'.
+ */
+#include <errno.h>
+
+#include "fields.h"
+#include "fuzz.h"
+#include "trigger.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct kp_filter_fields ff;
+	static struct kp_trigger t;
+	static struct kp_hist_spec h;
+	static char out[4 * KP_TRIGGER_TEXT_MAX + KPMOD_MAX_FILTER_TEXT];
+	struct kp_trigger_error terr;
+	struct kp_filter_error ferr;
+	struct kp_filter_code code;
+	struct kp_trigger_info info;
+	const char *why;
+	char *line;
+	int ret;
+
+	if (!size)
+		return 0;
+	fuzz_fields(data[0] & 1 ? KPMOD_PROBE_RETURN : KPMOD_PROBE_ENTRY, &ff);
+	line = fuzz_str(data + 1, size - 1);
+	ret = kp_trigger_parse(line, &ff, &t, &terr);
+	FUZZ_ASSERT(!ret || ret == -EINVAL, "%d: %s", ret, line);
+	if (ret) {
+		FUZZ_ASSERT(terr.msg[0], "no message: %s", line);
+		if (terr.cmd[0]) {
+			FUZZ_ASSERT(terr.pos >= 0 && (size_t)terr.pos <= strlen(terr.cmd),
+				    "caret at %d of %zu: %s", terr.pos, strlen(terr.cmd), line);
+			kp_trigger_error_format(out, sizeof(out), "hist:kprobes:ev", &terr);
+		}
+		goto out;
+	}
+	if (t.filter[0]) {
+		ret = kp_filter_build(t.filter, &ff, &code, &ferr, &why);
+		if (!ret)
+			kp_filter_code_free(&code);
+		else if (ret == -EINVAL)
+			kp_filter_error_format(out, sizeof(out), t.filter, &ferr);
+	}
+	if (t.type == KPMOD_TRIGGER_HIST) {
+		/* What the module keeps, `kpmod hist` must read back. */
+		FUZZ_ASSERT(!kp_hist_spec_of(t.text, &ff, &h), "'%s' does not read back: %s",
+			    t.text, line);
+		FUZZ_ASSERT(h.nkeys == t.hist.nkeys && h.nvals == t.hist.nvals &&
+			    h.nsort == t.hist.nsort && h.key_size == t.hist.key_size &&
+			    h.size == t.hist.size,
+			    "'%s' reads back as another hist: %s", t.text, line);
+	}
+	info = (struct kp_trigger_info){ .type = t.type, .count = t.count,
+					 .text = t.text, .filter = t.filter };
+	kp_trigger_line(out, sizeof(out), &info, &ff);
+out:
+	free(line);
+	return 0;
+}

@@ -13,6 +13,8 @@
 #                      fuzzed netlink requests, a 10-minute storm on 4 CPUs,
 #                      the parsers' fuzz targets (tests/stress)
 #                      (KPMOD_STORM_SECS=N to change; make check runs 60 s)
+# make fuzz            the parsers' libFuzzer targets (tests/fuzz), one after
+#                      another, FUZZ_SECS each (default 600; clang needed)
 # make dkms-install    copies the module sources to /usr/src/kpmod-VERSION and
 #                      runs dkms add/build/install for every installed kernel
 #                      with headers (KERNELS="R1 R2" to choose); dkms-remove undoes it
@@ -22,7 +24,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module userspace unit check demo bench lint clean check-matrix storm stress \
-	dkms-install dkms-remove deb
+	fuzz dkms-install dkms-remove deb
 
 all: module userspace
 
@@ -57,6 +59,10 @@ storm:
 stress:
 	tests/stress
 
+FUZZ_SECS ?= 600
+fuzz:
+	tests/fuzz/run $(FUZZ_SECS)
+
 DKMS_SRC := /usr/src/kpmod-$(VERSION)
 # Installed kernels that have headers to build against.
 KERNELS ?= $(notdir $(patsubst %/build/,%,$(wildcard /lib/modules/*/build/)))
@@ -83,3 +89,4 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/fuzz clean

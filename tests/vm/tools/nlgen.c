@@ -136,13 +136,13 @@ static const char *event_name(void)
 {
 	static char name[16];
 
-	snprintf(name, sizeof(name), "e%u", rnd(48));
+	snprintf(name, sizeof(name), "e%u", rnd(16));
 	return name;
 }
 
 static void put_probe_name(struct nl_msg *m)
 {
-	put_str(m, KPMOD_A_PROBE_GROUP, groups[rnd(N_ELEMS(groups))]);
+	put_str(m, KPMOD_A_PROBE_GROUP, rnd(5) ? "fuzz" : groups[rnd(N_ELEMS(groups))]);
 	put_str(m, KPMOD_A_PROBE_EVENT, event_name());
 }
 

@@ -21,5 +21,6 @@ expect_rc 0 kpmod enable kb/still_works
 cat /proc/self/stat >/dev/null
 expect_rc 0 kpmod stat
 grep -q '^  still_works  *[1-9]' /tmp/.out || fail "the probe added after the fuzzing counted no hit"
+expect_rc 0 kpmod disable all
 expect_rc 0 kpmod clear
 unload_kpmod

@@ -166,8 +166,19 @@ static int gen_prog(struct kpmod_fetch_insn *p, int max, uint32_t *type)
 
 	memset(p, 0, max * sizeof(*p));
 	p[n].op = loads[rnd(N_ELEMS(loads))];
-	p[n].param = num(0, 8);
-	p[n].imm = rnd(2) ? (int64_t)num(0, 64) : (int64_t)rnd64();
+	/* Only the fields the op uses: the module wants the others zero. */
+	switch (p[n].op) {
+	case KPMOD_FOP_REG: p[n].param = num(0, 20); break;
+	case KPMOD_FOP_STACK: p[n].param = num(0, 8); break;
+	case KPMOD_FOP_ARG: p[n].param = num(1, 6); break;
+	case KPMOD_FOP_IMM: p[n].imm = rnd(2) ? (int64_t)num(0, 64) : (int64_t)rnd64(); break;
+	case KPMOD_FOP_COMM:
+	case KPMOD_FOP_DATA:
+	case KPMOD_FOP_DURATION:
+		derefs = 0;
+		break;
+	default: break;
+	}
 	n++;
 	for (i = 0; i < derefs && n < max - 4; i++, n++) {
 		p[n].op = rnd(4) ? KPMOD_FOP_DEREF : KPMOD_FOP_UDEREF;
@@ -176,15 +187,18 @@ static int gen_prog(struct kpmod_fetch_insn *p, int max, uint32_t *type)
 	p[n].op = stores[rnd(N_ELEMS(stores))];
 	if (p[0].op == KPMOD_FOP_COMM || p[0].op == KPMOD_FOP_DATA)
 		p[n].op = KPMOD_FOP_ST_STRING;
-	p[n].size = sizes[rnd(N_ELEMS(sizes))];
-	p[n].imm = rnd(2) ? 0 : (int64_t)num(0, 64);
+	if (p[n].op == KPMOD_FOP_ST_RAW || p[n].op == KPMOD_FOP_ST_MEM ||
+	    p[n].op == KPMOD_FOP_ST_UMEM)
+		p[n].size = sizes[rnd(N_ELEMS(sizes))];
+	if (p[n].op != KPMOD_FOP_ST_RAW && rnd(2))
+		p[n].imm = (int64_t)num(0, 64);
 	switch (p[n].op) {
 	case KPMOD_FOP_ST_STRING: *type = KPMOD_T_STRING; break;
 	case KPMOD_FOP_ST_USTRING: *type = KPMOD_T_USTRING; break;
 	default:
 		/* u, s or x of the store's size: U8..U64 are 1..4, S +4, X +8. */
-		*type = KPMOD_T_U8 + (p[n].size == 1 ? 0 : p[n].size == 2 ? 1 : p[n].size == 4 ? 2 : 3) +
-			4 * rnd(3);
+		*type = KPMOD_T_U8 + 4 * rnd(3) +
+			(p[n].size == 1 ? 0 : p[n].size == 2 ? 1 : p[n].size == 4 ? 2 : 3);
 		break;
 	}
 	if (!rnd(8))

@@ -132,11 +132,12 @@ static const char *const symbols[] = {
 };
 static const char *const groups[] = { "fuzz", "fuzz", "fuzz", "kprobes", "", "f/z" };
 
+/* Half the time one of the probes seed_probes() adds. */
 static const char *event_name(void)
 {
 	static char name[16];
 
-	snprintf(name, sizeof(name), "e%u", rnd(16));
+	snprintf(name, sizeof(name), "e%u", rnd(2) ? rnd(4) : rnd(16));
 	return name;
 }
 
@@ -497,6 +498,51 @@ static void clear_all(void)
 	send_msg(m);
 }
 
+/*
+ * fuzz/e0..e3 on vfs_read, with a number and a string: after each clear,
+ * so that filters and triggers find events with arguments to work on.
+ */
+static void seed_probes(void)
+{
+	struct kpmod_fetch_insn num[] = {
+		{ .op = KPMOD_FOP_ARG, .param = 3 },
+		{ .op = KPMOD_FOP_ST_RAW, .size = 8 },
+		{ .op = KPMOD_FOP_END },
+	};
+	struct kpmod_fetch_insn str[] = {
+		{ .op = KPMOD_FOP_COMM },
+		{ .op = KPMOD_FOP_ST_STRING },
+		{ .op = KPMOD_FOP_END },
+	};
+	char name[8];
+	int e;
+
+	for (e = 0; e < 4; e++) {
+		struct nl_msg *m = new_msg(KPMOD_CMD_PROBE_ADD);
+		struct nlattr *args, *arg;
+
+		snprintf(name, sizeof(name), "e%d", e);
+		nla_put_string(m, KPMOD_A_PROBE_GROUP, "fuzz");
+		nla_put_string(m, KPMOD_A_PROBE_EVENT, name);
+		nla_put_u32(m, KPMOD_A_PROBE_KIND, e & 1 ? KPMOD_PROBE_RETURN : KPMOD_PROBE_ENTRY);
+		nla_put_string(m, KPMOD_A_PROBE_SYMBOL, "vfs_read");
+		args = nla_nest_start(m, KPMOD_A_PROBE_ARGS);
+		arg = nla_nest_start(m, KPMOD_A_ARG);
+		nla_put_string(m, KPMOD_ARG_A_NAME, "a0");
+		nla_put_u32(m, KPMOD_ARG_A_TYPE, KPMOD_T_U64);
+		nla_put(m, KPMOD_ARG_A_PROG, sizeof(num), num);
+		nla_nest_end(m, arg);
+		arg = nla_nest_start(m, KPMOD_A_ARG);
+		nla_put_string(m, KPMOD_ARG_A_NAME, "a1");
+		nla_put_u32(m, KPMOD_ARG_A_TYPE, KPMOD_T_STRING);
+		nla_put(m, KPMOD_ARG_A_PROG, sizeof(str), str);
+		nla_nest_end(m, arg);
+		nla_nest_end(m, args);
+		if (send_msg(m))
+			gen_fail("a probe to work on was refused");
+	}
+}
+
 /* Calls that enabled probes on symbols[] see. */
 static void workload(void)
 {
@@ -538,6 +584,14 @@ void run_gen(int n, unsigned int seed)
 		if (cmd == KPMOD_CMD_CLEAR)
 			clear_all();
 		m = new_msg(cmd);
+		if (cmd == KPMOD_CMD_CLEAR && !planned) {
+			/* Cleared in full, then the probes to work on again. */
+			if (send_msg(m))
+				gen_fail("a clear after clear_all() was refused");
+			seed_probes();
+			accepted[cmd]++;
+			continue;
+		}
 		switch (cmd) {
 		case KPMOD_CMD_PROBE_ADD: gen_add(m); break;
 		case KPMOD_CMD_PROBE_DEL:

@@ -205,8 +205,11 @@ static void setup(enum fail_op op)
 		gen_fail("the probe to work on could not be added");
 }
 
-/* Does @op once; 0 or the errno; *@msg set if an extended ack came with it. */
-static int do_op(enum fail_op op, const char *path, bool *msg)
+/*
+ * Does @op once (insmod: from @ko_fd, opened before the failure was set);
+ * 0 or the errno; *@msg set if an extended ack came with it.
+ */
+static int do_op(enum fail_op op, int ko_fd, bool *msg)
 {
 	int ret, fd;
 	void *map;
@@ -214,14 +217,7 @@ static int do_op(enum fail_op op, const char *path, bool *msg)
 	*msg = false;
 	switch (op) {
 	case OP_INSMOD:
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			perror(path);
-			exit(2);
-		}
-		ret = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
-		close(fd);
-		return ret;
+		return syscall(SYS_finit_module, ko_fd, "", 0) ? errno : 0;
 	case OP_ATTACH: {
 		uint32_t cpu = 0;
 
@@ -284,12 +280,17 @@ void run_failnth(const char *opname, unsigned int max, const char *path)
 		exit(2);
 	}
 	for (n = 1; n <= max && !done; n++) {
-		int probes0 = 0;
+		int probes0 = 0, ko_fd = -1;
 		uint64_t buf0 = 0;
 
 		if (op == OP_INSMOD) {
 			if (module_loaded() && system("rmmod kpmod"))
 				gen_fail("rmmod");
+			ko_fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (ko_fd < 0) {
+				perror(path);
+				exit(2);
+			}
 		} else {
 			setup(op);
 			status();
@@ -298,8 +299,10 @@ void run_failnth(const char *opname, unsigned int max, const char *path)
 			buf_size = buf0 == 65536 ? 131072 : 65536;
 		}
 		fail_nth(n);
-		ret = do_op(op, path, &msg);
+		ret = do_op(op, ko_fd, &msg);
 		done = !injected();
+		if (ko_fd >= 0)
+			close(ko_fd);
 		if (done && ret) {
 			printf("FAIL %s: refused with errno %d (%s) and no failure injected\n",
 			       opname, ret, strerror(ret));

@@ -1,4 +1,4 @@
-# Grammar-aware netlink fuzzing (kpmod-nlfuzz gen, tests/vm/tools/nlgen.c):
+# Grammar-aware netlink fuzzing (kpmod-nlfuzz gen, tests/vm/tools/nlgen.c),
 # KPMOD_NLGEN_COUNT requests (20,000 here; 1,000,000 in `make stress`), each
 # built as the module expects it and then mutated in 0 to 3 places, some of
 # the probes they add enabled on functions the generator calls.  Afterwards

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kpmod-nlfuzz failnth OP MAX: allocation failures, one at a time.  For
- * N = 1, 2, ... it makes the N-th fault-injectable allocation of this task
+ * kpmod-nlfuzz failnth OP MAX [STEP [KO]]: allocation failures, one at a
+ * time.  For N = 1, 1 + STEP, 1 + 2 STEP, ... (STEP 1 tries every one) up
+ * to MAX, it makes the N-th fault-injectable allocation of this task
  * fail (/proc/self/fail-nth, with failslab and fail_page_alloc told to fail
  * sleeping allocations too: 74-alloc-failures.sh) and does OP once:
  *
@@ -36,6 +37,8 @@
 #include "nlfuzz.h"
 
 static int nth_fd = -1;
+/* do_op(): the request or its answer was lost (ENOBUFS on the socket). */
+#define ENOBUFS_LOST	(-ENOBUFS)
 
 /* From the next allocation on, the @n-th of this task fails (0: none). */
 static void fail_nth(unsigned int n)
@@ -249,8 +252,8 @@ static int do_op(enum fail_op op, int ko_fd, bool *msg)
 	default: ret = send_msg_raw(buffer_msg()); break;
 	}
 	*msg = last_msg_text()[0] != '\0';
-	/* A transport error: the request or its ack was lost (ENOBUFS). */
-	return ret < 0 ? ENOBUFS : ret;
+	/* A transport error: the request or its ack was lost. */
+	return ret < 0 ? ENOBUFS_LOST : ret;
 }
 
 /* Whether the module is loaded: its genl family resolves. */
@@ -259,10 +262,10 @@ static bool module_loaded(void)
 	return !access("/sys/module/kpmod", F_OK);
 }
 
-void run_failnth(const char *opname, unsigned int max, const char *path)
+void run_failnth(const char *opname, unsigned int max, unsigned int step, const char *path)
 {
 	static const char *const names[] = { "insmod", "add", "filter", "hist", "buffer", "attach" };
-	unsigned int n, i, failures = 0, with_msg = 0;
+	unsigned int n, i, tries = 0, failures = 0, with_msg = 0;
 	enum fail_op op = OP_INSMOD;
 	bool msg, done = false;
 	int ret;
@@ -279,7 +282,9 @@ void run_failnth(const char *opname, unsigned int max, const char *path)
 		perror("failnth: /proc/self/fail-nth");
 		exit(2);
 	}
-	for (n = 1; n <= max && !done; n++) {
+	if (!step)
+		step = 1;
+	for (n = 1; n <= max && !done; n += step) {
 		int probes0 = 0, ko_fd = -1;
 		uint64_t buf0 = 0;
 
@@ -301,22 +306,26 @@ void run_failnth(const char *opname, unsigned int max, const char *path)
 		fail_nth(n);
 		ret = do_op(op, ko_fd, &msg);
 		done = !injected();
+		/* A lost request or answer leaves the socket in a state not known. */
+		if (ret == ENOBUFS_LOST)
+			reconnect();
 		if (ko_fd >= 0)
 			close(ko_fd);
 		if (done && ret) {
 			printf("FAIL %s: refused with errno %d (%s) and no failure injected\n",
-			       opname, ret, strerror(ret));
+			       opname, ret, strerror(ret < 0 ? -ret : ret));
 			gen_fail("refused without a failure");
 			break;
 		}
 		if (done)
 			break;
+		tries++;
 		if (ret) {
 			failures++;
 			with_msg += msg;
-			if (ret != ENOMEM && ret != ENOBUFS && ret != EAGAIN) {
+			if (ret != ENOMEM && ret != ENOBUFS && ret != EAGAIN && ret != ENOBUFS_LOST) {
 				printf("FAIL %s, allocation %u failed: errno %d (%s), not ENOMEM\n",
-				       opname, n, ret, strerror(ret));
+				       opname, n, ret, strerror(ret < 0 ? -ret : ret));
 				gen_fail("a failed allocation gave another errno");
 			}
 		}
@@ -329,13 +338,14 @@ void run_failnth(const char *opname, unsigned int max, const char *path)
 			continue;
 		}
 		status();
+		/* A lost answer: the request may or may not have been carried out. */
 		if (op == OP_ADD && st_probes != probes0 + (ret ? 0 : 1) &&
-		    !(ret == ENOBUFS && (st_probes == probes0 || st_probes == probes0 + 1))) {
+		    !(ret == ENOBUFS_LOST && (st_probes == probes0 || st_probes == probes0 + 1))) {
 			printf("FAIL add, allocation %u: errno %d, probes %d -> %d\n", n, ret,
 			       probes0, st_probes);
 			gen_fail("half-made add");
 		}
-		if (op == OP_BUFFER && ret && ret != ENOBUFS && st_buf != buf0) {
+		if (op == OP_BUFFER && ret && ret != ENOBUFS_LOST && st_buf != buf0) {
 			printf("FAIL buffer, allocation %u: errno %d, size %llu -> %llu\n", n, ret,
 			       (unsigned long long)buf0, (unsigned long long)st_buf);
 			gen_fail("half-made resize");
@@ -346,8 +356,8 @@ void run_failnth(const char *opname, unsigned int max, const char *path)
 			gen_fail("a probe went or came");
 		}
 	}
-	printf("failnth %s: %u allocations failed in turn, %u refused (%u with a message); %s\n",
-	       opname, n - 1, failures, with_msg,
+	printf("failnth %s: %u allocations failed (every %u), %u refused (%u with a message); %s\n",
+	       opname, tries, step, failures, with_msg,
 	       done ? "then it worked with none failing" : "stopped at the limit");
 	if (!done)
 		gen_fail("the limit came before the operation ran without a failure");

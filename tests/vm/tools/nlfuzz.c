@@ -9,7 +9,7 @@
  *   kpmod-nlfuzz random N SEED  N random requests; afterwards no probe left
  *   kpmod-nlfuzz gen N SEED     N grammar-aware requests, mutated (nlgen.c);
  *                               afterwards no probe left
- *   kpmod-nlfuzz failnth OP MAX [KO]  allocation failures in OP (nlfail.c)
+ *   kpmod-nlfuzz failnth OP MAX [STEP [KO]]  allocation failures in OP (nlfail.c)
  *   kpmod-nlfuzz flood N        N probe adds into a receive buffer too small
  *                               for their replies: no probe may stay
  *                               registered whose add did not succeed
@@ -881,29 +881,39 @@ static void run_random(int n, unsigned int seed)
 	       refused, accepted);
 }
 
-int main(int argc, char **argv)
+/* A new socket: after a lost request or answer, the old one's state is not known. */
+void reconnect(void)
 {
 	int one = 1;
 
-	if (argc < 2 || (strcmp(argv[1], "cases") &&
-			 ((strcmp(argv[1], "random") && strcmp(argv[1], "gen") &&
-			   strcmp(argv[1], "failnth")) || argc < 4) &&
-			 (strcmp(argv[1], "flood") || argc < 3))) {
-		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | gen N SEED | flood N | failnth OP MAX [KO]\n");
-		return 2;
-	}
+	if (sk)
+		nl_socket_free(sk);
 	sk = nl_socket_alloc();
-	if (genl_connect(sk)) {
+	if (!sk || genl_connect(sk)) {
 		fprintf(stderr, "nlfuzz: cannot connect\n");
-		return 2;
+		exit(2);
 	}
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* Room for a dump's replies (gen sends PROBE_GET and HIST_GET). */
 	nl_socket_set_msg_buf_size(sk, 65536);
+}
+
+int main(int argc, char **argv)
+{
+
+	if (argc < 2 || (strcmp(argv[1], "cases") &&
+			 ((strcmp(argv[1], "random") && strcmp(argv[1], "gen") &&
+			   strcmp(argv[1], "failnth")) || argc < 4) &&
+			 (strcmp(argv[1], "flood") || argc < 3))) {
+		fprintf(stderr, "usage: kpmod-nlfuzz cases | random N SEED | gen N SEED | flood N | failnth OP MAX [STEP [KO]]\n");
+		return 2;
+	}
+	reconnect();
 	/* Loading the module is what failnth insmod tries. */
 	if (!strcmp(argv[1], "failnth") && !strcmp(argv[2], "insmod")) {
-		run_failnth(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "/kpmod/kpmod.ko");
+		run_failnth(argv[2], atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 1,
+			    argc > 5 ? argv[5] : "/kpmod/kpmod.ko");
 		printf("%d passed, %d failed\n", passed, failed);
 		return failed ? 1 : 0;
 	}
@@ -919,7 +929,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "gen"))
 		run_gen(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	else if (!strcmp(argv[1], "failnth"))
-		run_failnth(argv[2], atoi(argv[3]), NULL);
+		run_failnth(argv[2], atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 1, NULL);
 	else
 		run_random(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	/* The module must still answer. */

@@ -21,7 +21,9 @@ const char *last_msg_text(void);
 void gen_fail(const char *why);
 /* kpmod-nlfuzz gen N SEED. */
 void run_gen(int n, unsigned int seed);
-/* kpmod-nlfuzz failnth OP MAX [KO]. */
-void run_failnth(const char *op, unsigned int max, const char *ko);
+/* kpmod-nlfuzz failnth OP MAX [STEP [KO]]. */
+void run_failnth(const char *op, unsigned int max, unsigned int step, const char *ko);
+/* A new netlink socket in place of the old. */
+void reconnect(void);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probe definitions: kp_parse_def() as `kpmod add` calls it.
+ * Probe definitions: kp_parse_def() as `kpmod add` calls it, then the
+ * fields `kpmod add --filter` gives a filter on the new probe.
  *
  * The first byte chooses the setting, the rest is the definition:
  *   bit 0           the architecture: 0 x86_64, 1 arm64;
@@ -9,6 +10,7 @@
  * So the seeds start with '0' (x86_64, known symbols), '1' (arm64), '2',
  * '3' (no table), '4', '5' (no resolver).
  */
+#include "filter_probe.h"
 #include "fuzz.h"
 #include "probe_def.h"
 
@@ -39,6 +41,25 @@ static int fuzz_resolve(const char *sym, uint64_t *addr, void *ctx)
 		}
 	}
 	return KP_RESOLVE_NONE;
+}
+
+/* As `kpmod add --filter`: the new probe's fields, one of them compared. */
+static void filter_on(const struct kp_probe_def *d)
+{
+	static struct kp_filter_fields ff;
+	struct kp_filter_error err;
+	struct kp_filter_code code;
+	const char *why;
+	char expr[64];
+
+	kp_filter_fields_of_def(d, &ff);
+	if (d->nargs)
+		snprintf(expr, sizeof(expr), "%s %s", d->args[d->nargs - 1].name,
+			 d->args[d->nargs - 1].type == KPMOD_T_STRING ? "~ \"a*\"" : "> 1");
+	else
+		snprintf(expr, sizeof(expr), "common_pid == 1");
+	if (!kp_filter_build(expr, &ff, &code, &err, &why))
+		kp_filter_code_free(&code);
 }
 
 /* What the module's kpmod_fetch_prepare() relies on. */
@@ -86,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kp_format_parse_err(fuzz_devnull(), text, &err);
 	} else if (op == KP_DEF_ADD) {
 		check_def(&def, text);
+		filter_on(&def);
 	}
 	free(text);
 	return 0;

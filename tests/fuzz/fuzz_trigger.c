@@ -2,8 +2,9 @@
 /*
  * Triggers: kp_trigger_parse() as `kpmod trigger` and `kpmod hist` call
  * it; a refusal printed as error_log shows it; an accepted trigger's
- * filter compiled, its line listed as `kpmod trigger` lists it, and a
- * hist's text (what the module keeps) read back as `kpmod hist` reads it.
+ * filter compiled, its line listed as `kpmod trigger` lists it, a hist's
+ * text (what the module keeps) read back as `kpmod hist` reads it, and a
+ * named hist's refusal by the module printed.
  *
  * The first byte chooses the probe (bit 0: an entry or a return probe),
  * the rest is the trigger.  Seeds start with '0' or '1'.
@@ -58,6 +59,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    h.nsort == t.hist.nsort && h.key_size == t.hist.key_size &&
 			    h.size == t.hist.size,
 			    "'%s' reads back as another hist: %s", t.text, line);
+	}
+	if (t.type == KPMOD_TRIGGER_HIST && t.hist.name[0]) {
+		/* The module refused it as unlike the hist of its name. */
+		struct kp_err e = { .errnum = EINVAL };
+
+		snprintf(e.msg, sizeof(e.msg), "Named hist trigger doesn't match");
+		FUZZ_ASSERT(kp_trigger_named_mismatch(line, &t, &e, &terr),
+			    "not a named mismatch: %s", line);
+		FUZZ_ASSERT(terr.pos >= 0 && (size_t)terr.pos <= strlen(terr.cmd),
+			    "caret at %d of %zu: %s", terr.pos, strlen(terr.cmd), line);
+		kp_trigger_error_format(out, sizeof(out), "hist:kprobes:ev", &terr);
 	}
 	info = (struct kp_trigger_info){ .type = t.type, .count = t.count,
 					 .text = t.text, .filter = t.filter };

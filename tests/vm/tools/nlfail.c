@@ -202,6 +202,7 @@ static struct nl_msg *base_probe_msg(void)
 /* Sets up what @op works on, with no failure injected. */
 static void setup(enum fail_op op)
 {
+	clear_all();
 	if (send_msg(new_msg(KPMOD_CMD_CLEAR)))
 		gen_fail("clear refused");
 	if ((op == OP_FILTER || op == OP_HIST) && send_msg(base_probe_msg()))
@@ -323,6 +324,8 @@ void run_failnth(const char *opname, unsigned int max, unsigned int step, const 
 		if (ret) {
 			failures++;
 			with_msg += msg;
+			printf("# %s, allocation %u: errno %d%s%s\n", opname, n, ret,
+			       msg ? ", " : "", msg ? last_msg_text() : "");
 			if (ret != ENOMEM && ret != ENOBUFS && ret != EAGAIN && ret != ENOBUFS_LOST) {
 				printf("FAIL %s, allocation %u failed: errno %d (%s), not ENOMEM\n",
 				       opname, n, ret, strerror(ret < 0 ? -ret : ret));

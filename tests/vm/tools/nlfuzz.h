@@ -23,6 +23,8 @@ void gen_fail(const char *why);
 void run_gen(int n, unsigned int seed);
 /* kpmod-nlfuzz failnth OP MAX [STEP [KO]]. */
 void run_failnth(const char *op, unsigned int max, unsigned int step, const char *ko);
+/* Every trigger removed, every probe disabled (nlgen.c): ready for a clear. */
+void clear_all(void);
 /* A new netlink socket in place of the old. */
 void reconnect(void);
 

@@ -468,7 +468,7 @@ static int on_probe(struct nl_msg *msg, void *arg)
  * Every trigger removed (as the dump lists them), every probe disabled:
  * a clear refuses probes that are enabled or have triggers, as the kernel.
  */
-static void clear_all(void)
+void clear_all(void)
 {
 	struct nl_msg *m = new_msg(KPMOD_CMD_PROBE_GET);
 	struct nlattr *all, *one;

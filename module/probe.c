@@ -262,6 +262,9 @@ struct kpmod_probe *kpmod_probe_alloc(u32 nargs)
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return NULL;
+	/* Before anything can fail: kpmod_probe_free() walks the triggers. */
+	INIT_LIST_HEAD(&p->node);
+	INIT_LIST_HEAD(&p->triggers);
 	p->args = kcalloc(max_t(u32, nargs, 1), sizeof(*p->args), GFP_KERNEL);
 	p->stats = alloc_percpu(struct kpmod_probe_stats);
 	if (!p->args || !p->stats) {
@@ -269,8 +272,6 @@ struct kpmod_probe *kpmod_probe_alloc(u32 nargs)
 		return NULL;
 	}
 	p->nargs = nargs;
-	INIT_LIST_HEAD(&p->node);
-	INIT_LIST_HEAD(&p->triggers);
 	return p;
 }
 

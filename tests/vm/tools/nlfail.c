@@ -37,6 +37,21 @@
 #include "nlfuzz.h"
 
 static int nth_fd = -1;
+/* What OP_ATTACH holds, let go by undo_attach() once no failure is pending. */
+static int attach_fd = -1;
+static void *maps[2];
+
+static void undo_attach(void)
+{
+	if (maps[0])
+		munmap(maps[0], getpagesize());
+	if (maps[1])
+		munmap(maps[1], 2 * getpagesize());
+	maps[0] = maps[1] = NULL;
+	if (attach_fd >= 0)
+		close(attach_fd);
+	attach_fd = -1;
+}
 /* do_op(): the request or its answer was lost (ENOBUFS on the socket). */
 #define ENOBUFS_LOST	(-ENOBUFS)
 
@@ -215,7 +230,7 @@ static void setup(enum fail_op op)
  */
 static int do_op(enum fail_op op, int ko_fd, bool *msg)
 {
-	int ret, fd;
+	int ret;
 	void *map;
 
 	*msg = false;
@@ -225,26 +240,27 @@ static int do_op(enum fail_op op, int ko_fd, bool *msg)
 	case OP_ATTACH: {
 		uint32_t cpu = 0;
 
-		fd = open("/dev/" KPMOD_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
+		attach_fd = open("/dev/" KPMOD_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+		if (attach_fd < 0)
 			return errno;
-		ret = ioctl(fd, KPMOD_IOC_ATTACH, &cpu) ? errno : 0;
+		ret = ioctl(attach_fd, KPMOD_IOC_ATTACH, &cpu) ? errno : 0;
 		/* The consumer page writable, the rest read-only, as readers map. */
 		if (!ret) {
-			map = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			map = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
+				   attach_fd, 0);
 			if (map == MAP_FAILED)
 				ret = errno;
 			else
-				munmap(map, getpagesize());
+				maps[0] = map;
 		}
 		if (!ret) {
-			map = mmap(NULL, 2 * getpagesize(), PROT_READ, MAP_SHARED, fd, getpagesize());
+			map = mmap(NULL, 2 * getpagesize(), PROT_READ, MAP_SHARED, attach_fd,
+				   getpagesize());
 			if (map == MAP_FAILED)
 				ret = errno;
 			else
-				munmap(map, 2 * getpagesize());
+				maps[1] = map;
 		}
-		close(fd);
 		return ret;
 	}
 	case OP_ADD: ret = send_msg_raw(probe_add_msg()); break;
@@ -307,6 +323,8 @@ void run_failnth(const char *opname, unsigned int max, unsigned int step, const 
 		fail_nth(n);
 		ret = do_op(op, ko_fd, &msg);
 		done = !injected();
+		/* Unmapped and closed with no failure pending: munmap can fail too. */
+		undo_attach();
 		/* A lost request or answer leaves the socket in a state not known. */
 		if (ret == ENOBUFS_LOST)
 			reconnect();

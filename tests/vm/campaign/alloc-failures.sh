@@ -16,9 +16,9 @@ done
 echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
 echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
 # KPMOD_FAILNTH_STEP: fail every Nth allocation only (make check: insmod's
-# 500 in steps of 7; make stress: every one).
+# 500 in steps of 15; make stress: every one).
 max=${KPMOD_FAILNTH_MAX:-3000}
-step=${KPMOD_FAILNTH_STEP:-7}
+step=${KPMOD_FAILNTH_STEP:-15}
 expect_rc 0 kpmod-nlfuzz failnth insmod "$max" "$step" "$KPMOD_KO"
 for op in add filter hist buffer attach; do
 	expect_rc 0 kpmod-nlfuzz failnth $op "$max" 1

@@ -1,4 +1,4 @@
-# Probes everywhere.  KPMOD_EVERYWHERE_COUNT (200 here; 1,000 in `make
+# Probes everywhere.  KPMOD_EVERYWHERE_COUNT (100 here; 1,000 in `make
 # stress`) kernel functions picked at random from kallsyms -- text symbols
 # with a name vmlinux gives nothing else, minus the kprobes blacklist, the
 # compiler's .cold/.isra copies and the __init code freed after boot --
@@ -10,7 +10,7 @@
 # functions) under an outer probe: a probe hit inside kpmod's handler is a
 # recursion the kernel counts as a miss.  No hang, no crash, hits counted.
 . "$KPMOD_LIB"
-n=${KPMOD_EVERYWHERE_COUNT:-200}
+n=${KPMOD_EVERYWHERE_COUNT:-100}
 seed=$(date +%s)
 note "seed $seed, $n functions"
 load_kpmod

@@ -118,7 +118,10 @@ static int k_strtouint(const char *s, unsigned int base, unsigned int *res)
 	return 0;
 }
 
-/* simple_strtoul(): stops at the first non-digit. */
+/*
+ * simple_strtoul(): stops at the first non-digit.  A value past 64 bits is
+ * UINT64_MAX here (the kernel's wraps: b18446744073709551617 reads as b1).
+ */
 static uint64_t k_simple_strtoul(const char *s, const char **end)
 {
 	unsigned int base = 0;
@@ -127,7 +130,8 @@ static uint64_t k_simple_strtoul(const char *s, const char **end)
 
 	s = fixup_radix(s, &base);
 	for (; (d = digit_val(*s)) < (int)base; s++)
-		v = v * base + (uint64_t)d;
+		v = v > (UINT64_MAX - (uint64_t)d) / base ? UINT64_MAX :
+		    v * base + (uint64_t)d;
 	*end = s;
 	return v;
 }
@@ -543,7 +547,11 @@ static int parse_bitfield(const char *bf, unsigned int tsize,
 	if (code->op != I_NOP)
 		return -1;
 	*pcode = code;
-	if (bw + bo > bits)
+	/*
+	 * The kernel tests bw + bo > bits, which wraps: b18446744073709551615@1
+	 * passed, with shifts of 64 and 65 bits.
+	 */
+	if (bw > bits || bo > bits - bw)
 		return -1;
 	code->op = I_MOD_BF;
 	code->lshift = bits - (unsigned int)(bw + bo);

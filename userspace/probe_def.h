@@ -189,7 +189,9 @@ enum kp_def_op { KP_DEF_ADD, KP_DEF_DEL };
  * Differences from 6.1's kprobe_events:
  *  - refused where the kernel silently accepts: anything but digits or
  *    ':' after p/r, more than 128 arguments, text after a dereference's
- *    closing brace, extra words after -:EVENT, a name longer than 31;
+ *    closing brace, extra words after -:EVENT, a name longer than 31, a
+ *    bitfield whose width or offset passes 64 bits (the kernel's sum
+ *    wraps, and its shifts exceed the container);
  *  - $argN and $stackN are allowed in return probes (kpmod takes them at
  *    the entry); $argN only where the kernel would too (function entry);
  *  - @SYM is resolved here (an unknown one is refused at the '@' SYM);

@@ -65,7 +65,7 @@ static void filter_on(const struct kp_probe_def *d)
 /* What the module's kpmod_fetch_prepare() relies on. */
 static void check_def(const struct kp_probe_def *d, const char *text)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	FUZZ_ASSERT(d->nargs <= KPMOD_MAX_ARGS, "%u arguments: %s", d->nargs, text);
 	FUZZ_ASSERT(strnlen(d->definition, sizeof(d->definition)) < sizeof(d->definition),
@@ -79,6 +79,17 @@ static void check_def(const struct kp_probe_def *d, const char *text)
 			    "argument %u: no END: %s", i, text);
 		FUZZ_ASSERT(a->datalen <= sizeof(a->data), "argument %u: datalen %u: %s",
 			    i, a->datalen, text);
+		for (j = 1; j < a->ninsns; j++) {
+			const struct kpmod_fetch_insn *bf = &a->insns[j], *st = bf - 1;
+
+			if (bf->op != KPMOD_FOP_MOD_BF)
+				continue;
+			/* A bitfield stays inside its container. */
+			FUZZ_ASSERT(bf->size == st->size && bf->lshift <= bf->rshift &&
+				    bf->rshift < 8u * st->size,
+				    "argument %u: b@/%u: shifts %u, %u: %s", i, 8 * st->size,
+				    bf->lshift, bf->rshift, text);
+		}
 	}
 }
 

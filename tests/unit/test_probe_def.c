@@ -683,6 +683,13 @@ START_TEST(types_arrays_bitfields)
 	check_err("p vfs_read %di:^b65@0/64", KP_E_BAD_BITFIELD);
 	check_err("p vfs_read %di:^b4@/64", KP_E_BAD_BITFIELD);
 	check_err("p vfs_read %di:^b4/64", KP_E_BAD_BITFIELD);
+	/* Width + offset past 64 bits: the sum wrapped, and these passed. */
+	check_err("p vfs_read %di:^b18446744073709551615@1/64", KP_E_BAD_BITFIELD);
+	check_err("p vfs_read %di:^b1@18446744073709551615/8", KP_E_BAD_BITFIELD);
+	check_err("p vfs_read %di:^b0x8000000000000000@0x8000000000000001/8",
+		  KP_E_BAD_BITFIELD);
+	/* A width past 64 bits: it wrapped to 1. */
+	check_err("p vfs_read %di:^b18446744073709551617@0/8", KP_E_BAD_BITFIELD);
 	check_err("p vfs_read %di:^string", KP_E_BAD_STRING);
 	check_err("p vfs_read %di:^symstr[2]", KP_E_BAD_STRING);
 	check_err("p vfs_read +u0(%di):^u8[4]", KP_E_BAD_STRING);

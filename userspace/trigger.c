@@ -192,7 +192,9 @@ bad_modifier:
 		d->mod.buckets = buckets;
 		break;
 	case KP_HIST_SHOW_EXECNAME:
-		d->mod.flags = KPMOD_HIST_F_EXECNAME;
+		/* A value's is the kernel's too: a sum of pids, printed as a number. */
+		if (is_key)
+			d->mod.flags = KPMOD_HIST_F_EXECNAME;
 		break;
 	case KP_HIST_SHOW_MAX:
 		d->mod.flags = KPMOD_HIST_F_MAX;

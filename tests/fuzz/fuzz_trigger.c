@@ -3,8 +3,9 @@
  * Triggers: kp_trigger_parse() as `kpmod trigger` and `kpmod hist` call
  * it; a refusal printed as error_log shows it; an accepted trigger's
  * filter compiled, its line listed as `kpmod trigger` lists it, a hist's
- * text (what the module keeps) read back as `kpmod hist` reads it, and a
- * named hist's refusal by the module printed.
+ * keys and values checked as the module checks them, its text (what the
+ * module keeps) read back as `kpmod hist` reads it, and a named hist's
+ * refusal by the module printed.
  *
  * The first byte chooses the probe (bit 0: an entry or a return probe),
  * the rest is the trigger.  Seeds start with '0' or '1'.
@@ -14,6 +15,48 @@
 #include "fields.h"
 #include "fuzz.h"
 #include "trigger.h"
+
+/* What the module's kpmod_hist_check_key() and _val() take. */
+static void check_hist(const struct kp_hist_spec *h, uint32_t kind, const char *line)
+{
+	const uint16_t key_flags = KPMOD_HIST_F_LOG2 | KPMOD_HIST_F_BUCKETS |
+				   KPMOD_HIST_F_EXECNAME;
+	const uint16_t val_flags = KPMOD_HIST_F_MAX | KPMOD_HIST_F_MIN;
+	unsigned int i;
+
+	FUZZ_ASSERT(h->nkeys >= 1 && h->nkeys <= KPMOD_HIST_MAX_KEYS &&
+		    h->nvals <= KPMOD_HIST_MAX_VALS, "%u keys, %u values: %s", h->nkeys,
+		    h->nvals, line);
+	FUZZ_ASSERT(h->size >= KPMOD_HIST_SIZE_MIN && h->size <= KPMOD_HIST_SIZE_MAX &&
+		    !(h->size & (h->size - 1)), "size %u: %s", h->size, line);
+	for (i = 0; i < h->nkeys; i++) {
+		const struct kpmod_hist_field *k = &h->keys[i].mod;
+		enum fuzz_field_kind fk = fuzz_field_kind(kind, k->field);
+
+		FUZZ_ASSERT(!k->__reserved && !(k->flags & ~key_flags) &&
+			    !(k->flags & (k->flags - 1)) &&
+			    !(k->flags & KPMOD_HIST_F_BUCKETS) == !k->buckets,
+			    "key %u: flags %#x, buckets %llu: %s", i, k->flags,
+			    (unsigned long long)k->buckets, line);
+		if (k->field == KPMOD_FIELD_STACKTRACE)
+			fk = k->flags ? FUZZ_FK_BAD : FUZZ_FK_NUM;
+		else if (fk == FUZZ_FK_STR && k->flags)
+			fk = FUZZ_FK_BAD;
+		else if ((k->flags & KPMOD_HIST_F_EXECNAME) && k->field != KPMOD_FIELD_PID)
+			fk = FUZZ_FK_BAD;
+		FUZZ_ASSERT(fk != FUZZ_FK_BAD, "key %u: field %#x, flags %#x: %s", i, k->field,
+			    k->flags, line);
+	}
+	for (i = 0; i < h->nvals; i++) {
+		const struct kpmod_hist_field *v = &h->vals[i].mod;
+
+		FUZZ_ASSERT(!v->__reserved && !v->buckets && !(v->flags & ~val_flags) &&
+			    !(v->flags & (v->flags - 1)), "value %u: flags %#x: %s", i,
+			    v->flags, line);
+		FUZZ_ASSERT(fuzz_field_kind(kind, v->field) == FUZZ_FK_NUM,
+			    "value %u: field %#x: %s", i, v->field, line);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -52,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kp_filter_error_format(out, sizeof(out), t.filter, &ferr);
 	}
 	if (t.type == KPMOD_TRIGGER_HIST) {
+		check_hist(&t.hist, data[0] & 1 ? KPMOD_PROBE_RETURN : KPMOD_PROBE_ENTRY, line);
 		/* What the module keeps, `kpmod hist` must read back. */
 		FUZZ_ASSERT(!kp_hist_spec_of(t.text, &ff, &h), "'%s' does not read back: %s",
 			    t.text, line);

@@ -168,6 +168,16 @@ START_TEST(test_hist_text)
 	ck_assert_uint_eq(t->hist.vals[0].mod.flags, KPMOD_HIST_F_MAX);
 	ck_assert_uint_eq(t->hist.action, KPMOD_HIST_PAUSE);
 	free(t);
+	/*
+	 * A value's .execname, as the kernel's: a sum of pids, printed as a
+	 * number; the module takes no EXECNAME flag on a value (it refused it).
+	 */
+	t = parse_ok("hist:keys=nr:vals=common_pid.execname");
+	ck_assert_uint_eq(t->hist.vals[0].mod.field, KPMOD_FIELD_PID);
+	ck_assert_uint_eq(t->hist.vals[0].mod.flags, 0);
+	free(t);
+	listed("hist:keys=nr:vals=common_pid.execname",
+	       "hist:keys=nr:vals=hitcount,common_pid.execname:sort=hitcount:size=2048 [active]\n");
 }
 END_TEST
 

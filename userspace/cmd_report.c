@@ -125,9 +125,14 @@ int kp_cmd_report(int argc, char **argv)
 	}
 	src = calloc(ncpu ? ncpu : 1, sizeof(*src));
 	for (i = 0; i < ncpu && src; i++) {
-		/* The first chunk's lost count is what was lost before it. */
+		/*
+		 * A first chunk without records is the recording's baseline:
+		 * what was lost before is not this file's.  A file without one
+		 * (an older recorder's) counts everything before its first chunk.
+		 */
 		cpus[i].lost_prev = cpus[i].n ? cpus[i].chunks[0].lost : 0;
-		cpus[i].lost_pending = cpus[i].lost_prev;
+		cpus[i].lost_pending = cpus[i].n && !cpus[i].chunks[0].len ? 0 :
+				       cpus[i].lost_prev;
 		src[i] = (struct kp_merge_src){ kp_cc_peek, kp_cc_next, &cpus[i], cpus[i].cpu };
 	}
 	if (src && !kp_merge_init(&m, src, ncpu)) {
@@ -136,6 +141,9 @@ int kp_cmd_report(int argc, char **argv)
 			kp_merge_next(&m);
 		}
 		kp_merge_free(&m);
+		/* What was lost after a CPU's last record, as the last lines. */
+		for (i = 0; i < ncpu; i++)
+			kp_emit_lost(&em, cpus[i].cpu, cpus[i].lost_pending);
 	}
 	fflush(stdout);
 	if (rd < 0) {

@@ -296,6 +296,33 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 				      kp_ring_nested(r), st->buf, len);
 }
 
+/*
+ * Every ring's counters as a chunk without records: first, the baseline
+ * (the counters when the ring was attached), so that report counts only
+ * what was lost while recording; last, so that it sees what was lost
+ * after a CPU's last record.
+ */
+static int kp_record_counters(struct kp_live *lv, FILE *f, struct kp_rec_state *st,
+			      bool baseline)
+{
+	unsigned int i;
+
+	for (i = 0; i < lv->nrings; i++) {
+		struct kp_ring *r = &lv->rings[i];
+		struct kp_ring_counts now = {
+			.lost = kp_ring_lost(r),
+			.overwritten = kp_ring_overwritten(r),
+			.nested = kp_ring_nested(r),
+		};
+		const struct kp_ring_counts *c = baseline ? &lv->at_attach[i] : &now;
+
+		if (kp_recfile_write_chunk(f, r->cpu, c->lost, c->overwritten, c->nested, NULL, 0))
+			return -EIO;
+		st->chunks++;
+	}
+	return 0;
+}
+
 int kp_cmd_record(int argc, char **argv)
 {
 	struct kp_rec_state st = { 0 };
@@ -330,7 +357,8 @@ int kp_cmd_record(int argc, char **argv)
 	/* Symbols are embedded raw; report parses them wherever it runs. */
 	ksyms = kp_read_file("/proc/kallsyms", &ksyms_len);
 	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, ksyms,
-				    ksyms ? ksyms_len : 0)) {
+				    ksyms ? ksyms_len : 0) ||
+	    kp_record_counters(&lv, f, &st, true)) {
 		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
 		ret = KP_EXIT_ERROR;
 		goto out;
@@ -351,7 +379,7 @@ int kp_cmd_record(int argc, char **argv)
 			uint64_t lost = 0;
 
 			for (i = 0; i < lv.nrings; i++)
-				lost += kp_ring_lost(&lv.rings[i]) - lv.lost0[i];
+				lost += kp_ring_lost(&lv.rings[i]) - lv.at_attach[i].lost;
 			fprintf(stderr, "\rrecording: %llu events, %llu bytes, %llu lost ",
 				(unsigned long long)st.events, (unsigned long long)st.bytes,
 				(unsigned long long)lost);
@@ -364,7 +392,8 @@ int kp_cmd_record(int argc, char **argv)
 	}
 	if (tty)
 		fputc('\n', stderr);
-	if (kp_recfile_write_end(f, st.chunks) || fflush(f)) {
+	if ((!ret && kp_record_counters(&lv, f, &st, false)) ||
+	    kp_recfile_write_end(f, st.chunks) || fflush(f)) {
 		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
 		ret = KP_EXIT_ERROR;
 	}

@@ -19,6 +19,9 @@ struct kp_emit {
 	uint64_t bad;		/* records that did not fit their probe */
 };
 
+/* Prints ftrace's "CPU:N [LOST M EVENTS]" line, or its JSON, if @lost. */
+void kp_emit_lost(struct kp_emit *em, unsigned int cpu, uint64_t lost);
+
 /* Prints the lost line (if @lost) then @rec. */
 void kp_emit_record(struct kp_emit *em, const struct kpmod_record *rec,
 		    unsigned int cpu, uint64_t lost);

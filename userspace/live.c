@@ -104,8 +104,12 @@ int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
 			return ret == -EBUSY ? KP_EXIT_REFUSED :
 			       ret == -EPERM || ret == -EACCES ? KP_EXIT_PERM : KP_EXIT_ERROR;
 		}
-		lv->lost0[lv->nrings] = kp_ring_lost(r);
-		lv->lost_seen[lv->nrings] = lv->lost0[lv->nrings];
+		lv->at_attach[lv->nrings] = (struct kp_ring_counts){
+			.lost = kp_ring_lost(r),
+			.overwritten = kp_ring_overwritten(r),
+			.nested = kp_ring_nested(r),
+		};
+		lv->lost_seen[lv->nrings] = lv->at_attach[lv->nrings].lost;
 		lv->nrings++;
 	}
 	return 0;
@@ -135,9 +139,9 @@ int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 	}
 	lv->probes = calloc(l.n ? l.n : 1, sizeof(*lv->probes));
 	lv->rings = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->rings));
-	lv->lost0 = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->lost0));
+	lv->at_attach = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->at_attach));
 	lv->lost_seen = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->lost_seen));
-	if (!lv->probes || !lv->rings || !lv->lost0 || !lv->lost_seen) {
+	if (!lv->probes || !lv->rings || !lv->at_attach || !lv->lost_seen) {
 		kp_probe_list_free(&l);
 		fprintf(stderr, "kpmod: %s: out of memory\n", cmd);
 		ret = KP_EXIT_ERROR;
@@ -168,7 +172,7 @@ void kp_live_close(struct kp_live *lv)
 	for (i = 0; i < lv->nrings; i++)
 		kp_ring_close(&lv->rings[i]);
 	free(lv->rings);
-	free(lv->lost0);
+	free(lv->at_attach);
 	free(lv->lost_seen);
 	free(lv->probes);
 	kp_ksyms_free(&lv->ks);
@@ -195,15 +199,15 @@ void kp_live_summary(const struct kp_live *lv, uint64_t events)
 	unsigned int i;
 
 	for (i = 0; i < lv->nrings; i++) {
-		lost += kp_ring_lost(&lv->rings[i]) - lv->lost0[i];
-		before += lv->lost0[i];
-		nested += kp_ring_nested(&lv->rings[i]);
+		lost += kp_ring_lost(&lv->rings[i]) - lv->at_attach[i].lost;
+		before += lv->at_attach[i].lost;
+		nested += kp_ring_nested(&lv->rings[i]) - lv->at_attach[i].nested;
 	}
 	fprintf(stderr, "kpmod: %s: %llu events, lost %llu (", lv->cmd,
 		(unsigned long long)events, (unsigned long long)lost);
 	for (i = 0; i < lv->nrings; i++)
 		fprintf(stderr, "%scpu%u %llu", i ? ", " : "", lv->rings[i].cpu,
-			(unsigned long long)(kp_ring_lost(&lv->rings[i]) - lv->lost0[i]));
+			(unsigned long long)(kp_ring_lost(&lv->rings[i]) - lv->at_attach[i].lost));
 	fprintf(stderr, ")");
 	if (before)
 		fprintf(stderr, ", %llu lost before this reader started", (unsigned long long)before);

@@ -12,6 +12,11 @@
 #include "ring.h"
 #include "session.h"
 
+/* A ring's loss counters (struct kpmod_ring_meta's) at one moment. */
+struct kp_ring_counts {
+	uint64_t lost, overwritten, nested;
+};
+
 struct kp_live {
 	const char *cmd;
 	struct kp_nl nl;
@@ -21,7 +26,7 @@ struct kp_live {
 	struct kp_ksyms ks;
 	struct kp_ring *rings;		/* one per CPU that has a ring */
 	unsigned int nrings;
-	uint64_t *lost0;		/* per ring: counters when attached */
+	struct kp_ring_counts *at_attach; /* per ring: counters when attached */
 	uint64_t *lost_seen;		/* per ring: lost count last reported */
 };
 

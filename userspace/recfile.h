@@ -22,7 +22,10 @@
  *   CHUNK (4):          le32 cpu, le32 reserved, le64 lost, le64 overwritten,
  *                       le64 nested (the CPU's counters after these
  *                       records), then whole EVENT records as the ring
- *                       held them (the recording CPU's byte order)
+ *                       held them (the recording CPU's byte order);
+ *                       record writes one without records per CPU at
+ *                       the start (the baseline of the counters) and
+ *                       at the end (losses after the CPU's last record)
  *   END   (5, last):    le64 number of chunks; a file without it was cut
  *                       short (the recorder died): reported as truncated
  *                       after every chunk is returned

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command table, help and usage errors of the CLI. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "exitcode.h"
+#include "recfile.h"
 #include "suites.h"
 
 /* Runs kp_main with stdout/stderr captured into @out/@err. */
@@ -131,6 +133,59 @@ START_TEST(command_help_prints_its_usage_without_running)
 }
 END_TEST
 
+/* A record file of one CPU: chunks of (lost counter, timestamps or none). */
+static void write_recfile(const char *path, bool baseline)
+{
+	struct kp_recinfo info = { .uapi_version = KPMOD_UAPI_VERSION, .nr_cpus = 1,
+				   .arch = "x86_64", .release = "6.1.0-test" };
+	struct kp_probe_desc p = { .id = 1, .kind = KPMOD_PROBE_ENTRY,
+				   .group = "kprobes", .event = "ev", .symbol = "f" };
+	uint64_t w[16] = { 0 };
+	struct kpmod_record *r = (void *)w;
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	r->len = sizeof(*r);
+	r->type = KPMOD_REC_EVENT;
+	r->probe_id = 1;
+	r->ts_ns = 1000;
+	r->cpu = 3;
+	ck_assert_int_eq(kp_recfile_write_header(f, &info, &p, 1, NULL, 0), 0);
+	if (baseline)	/* 5 lost before the recording: none of its own */
+		ck_assert_int_eq(kp_recfile_write_chunk(f, 3, 5, 0, 0, NULL, 0), 0);
+	ck_assert_int_eq(kp_recfile_write_chunk(f, 3, 7, 0, 0, w, r->len), 0);
+	/* 4 lost after the CPU's last record, seen by the closing counters. */
+	ck_assert_int_eq(kp_recfile_write_chunk(f, 3, 11, 0, 0, NULL, 0), 0);
+	ck_assert_int_eq(kp_recfile_write_end(f, 2 + baseline), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * report's LOST lines count what was lost while recording: from the
+ * baseline chunk record writes first, to the counters it writes last.
+ */
+START_TEST(report_counts_lost_from_the_baseline_to_the_end)
+{
+	char path[] = "/tmp/kpmod-unit-XXXXXX", out[1024], err[256];
+	char *argv[] = { "kpmod", "report", path, NULL };
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	write_recfile(path, true);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, argv), 0);
+	ck_assert_msg(!strncmp(out, "CPU:3 [LOST 2 EVENTS]\n", 22), "%s", out);
+	ck_assert_msg(strstr(out, " ev: (0)\nCPU:3 [LOST 4 EVENTS]\n"), "%s", out);
+	ck_assert_ptr_null(strstr(out + 22, "LOST 2"));
+	/* A file without a baseline (an older recorder's): all of it counts. */
+	write_recfile(path, false);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, argv), 0);
+	ck_assert_msg(!strncmp(out, "CPU:3 [LOST 7 EVENTS]\n", 22), "%s", out);
+	ck_assert_msg(strstr(out, "CPU:3 [LOST 4 EVENTS]\n"), "%s", out);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(extra_arguments_are_refused)
 {
 	char out[4096], err[4096];
@@ -159,6 +214,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, help_lists_every_command_and_exit_code);
 	tcase_add_test(tc, command_help_prints_its_usage_without_running);
 	tcase_add_test(tc, extra_arguments_are_refused);
+	tcase_add_test(tc, report_counts_lost_from_the_baseline_to_the_end);
 	suite_add_tcase(s, tc);
 	return s;
 }

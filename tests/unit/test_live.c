@@ -33,14 +33,14 @@ static void live_init(struct kp_live *lv, unsigned int nr_cpu_ids)
 	lv->cmd = "trace";
 	lv->st.cpus = nr_cpu_ids;
 	lv->rings = calloc(nr_cpu_ids, sizeof(*lv->rings));
-	lv->lost0 = calloc(nr_cpu_ids, sizeof(*lv->lost0));
+	lv->at_attach = calloc(nr_cpu_ids, sizeof(*lv->at_attach));
 	lv->lost_seen = calloc(nr_cpu_ids, sizeof(*lv->lost_seen));
 }
 
 static void live_free(struct kp_live *lv)
 {
 	free(lv->rings);
-	free(lv->lost0);
+	free(lv->at_attach);
 	free(lv->lost_seen);
 }
 

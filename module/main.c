@@ -38,9 +38,12 @@ static int __init kpmod_init(void)
 		return -EINVAL;
 	}
 
-	ret = kpmod_rings_init();
+	ret = kpmod_sites_init();
 	if (ret)
 		return ret;
+	ret = kpmod_rings_init();
+	if (ret)
+		goto sites;
 	ret = kpmod_dev_init();
 	if (ret)
 		goto rings;
@@ -56,6 +59,8 @@ dev:
 	kpmod_dev_exit();
 rings:
 	kpmod_rings_exit();
+sites:
+	kpmod_sites_exit();
 	return ret;
 }
 

@@ -43,7 +43,13 @@
  *    ftrace_ops from it leaves the call target as it was (several users:
  *    ftrace_regs_caller) and patches nothing while the anchor, disabled on
  *    its way out, is still registered; the keepers go after the anchor is
- *    gone, when a stale int3 finds no kprobe and is simply re-executed.
+ *    gone, when a stale int3 finds no kprobe.  The kernel re-executes it
+ *    if the code holds no int3 any more; if it does (a CPU that ran stale
+ *    code while the next rewrite of the address began: seen under QEMU
+ *    10's multi-threaded TCG with 4 vCPUs on 2 host cores), the kernel
+ *    would die, so the arch's fallback (arch.h) re-executes it too, at
+ *    an address that is a site or was one in the last
+ *    KPMOD_SITE_AFTERCARE_MS, for a second at most.
  *    A probe registered on that function meanwhile waits for the release
  *    (kpmod_sites_lock()): until its new anchor exists it would be there
  *    unguarded.
@@ -56,13 +62,16 @@
  * with a real instruction to single-step, or none at all.
  */
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
+#include "arch.h"
 #include "kpmod.h"
 #include "site.h"
 
@@ -70,6 +79,12 @@
 
 /* How long an unused site stays armed before it is released. */
 #define KPMOD_SITE_LINGER_MS	1000
+/* How long after its release a stale breakpoint at a site is still one. */
+#define KPMOD_SITE_AFTERCARE_MS	10000
+/* The stale-breakpoint fallback's last watch over sites released on exit. */
+#define KPMOD_SITE_EXIT_GRACE_MS	200
+/* Sites (armed or recently released) the stale-breakpoint fallback knows. */
+#define KPMOD_SITE_SLOTS	1024
 
 struct kpmod_site {
 	struct list_head node;		/* in kpmod_sites, kpmod_lock */
@@ -78,8 +93,22 @@ struct kpmod_site {
 	unsigned long idle_since;	/* jiffies, once users is 0 */
 	bool retry;			/* a release failed: wait longer */
 	bool kept;			/* keepers hold it while it is released */
+	int slot;			/* in kpmod_site_slots, or -1 */
 	struct kprobe anchor;
 };
+
+/*
+ * The addresses kpmod_site_guarded() answers for, read locklessly from a
+ * breakpoint: until (CLOCK_MONOTONIC ns) is U64_MAX while the site is
+ * armed.  A new site takes a free or expired slot under kpmod_lock; only
+ * the release of the site holding a slot writes it otherwise.  Written
+ * until first, then addr; read addr first: a reused slot never shows its
+ * new address with its old time.
+ */
+static struct {
+	unsigned long addr;
+	u64 until;
+} kpmod_site_slots[KPMOD_SITE_SLOTS];
 
 static LIST_HEAD(kpmod_sites);
 static unsigned int kpmod_sites_count;
@@ -108,6 +137,58 @@ static int kpmod_site_anchor_handler(struct kprobe *kp, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kpmod_site_anchor_handler);
+
+bool kpmod_site_guarded(unsigned long addr)
+{
+	u64 now = ktime_get_mono_fast_ns();
+	unsigned int i;
+
+	for (i = 0; i < KPMOD_SITE_SLOTS; i++) {
+		if (READ_ONCE(kpmod_site_slots[i].addr) != addr)
+			continue;
+		smp_rmb();	/* the slot's until after its addr */
+		if (now < READ_ONCE(kpmod_site_slots[i].until))
+			return true;
+	}
+	return false;
+}
+
+NOKPROBE_SYMBOL(kpmod_site_guarded);
+
+void kpmod_site_trap_caught(void)
+{
+	atomic64_inc(&kpmod_site_traps);
+}
+
+NOKPROBE_SYMBOL(kpmod_site_trap_caught);
+
+/* A slot for a new site's address (none when all 1024 are in use). */
+static int kpmod_site_slot_take(unsigned long addr)
+{
+	u64 now = ktime_get_mono_fast_ns();
+	unsigned int i;
+
+	lockdep_assert_held(&kpmod_lock);
+	for (i = 0; i < KPMOD_SITE_SLOTS; i++) {
+		if (kpmod_site_slots[i].addr && now < READ_ONCE(kpmod_site_slots[i].until))
+			continue;
+		WRITE_ONCE(kpmod_site_slots[i].until, U64_MAX);
+		smp_wmb();	/* until before addr */
+		WRITE_ONCE(kpmod_site_slots[i].addr, addr);
+		return i;
+	}
+	return -1;
+}
+
+/* A released site's address stays guarded KPMOD_SITE_AFTERCARE_MS more. */
+static void kpmod_site_slot_release(struct kpmod_site *site)
+{
+	if (site->slot < 0)
+		return;
+	WRITE_ONCE(kpmod_site_slots[site->slot].until,
+		   ktime_get_mono_fast_ns() + KPMOD_SITE_AFTERCARE_MS * NSEC_PER_MSEC);
+	site->slot = -1;
+}
 
 static void notrace kpmod_site_keeper_func(unsigned long ip, unsigned long parent_ip,
 					   struct ftrace_ops *op,
@@ -171,6 +252,7 @@ int kpmod_site_get(const struct kprobe *kp, struct kpmod_site **out, bool *creat
 		return -EINVAL;
 	}
 	site->users = 1;
+	site->slot = kpmod_site_slot_take(addr);
 	list_add_tail(&site->node, &kpmod_sites);
 	WRITE_ONCE(kpmod_sites_count, kpmod_sites_count + 1);
 	*out = site;
@@ -328,6 +410,7 @@ static unsigned int kpmod_sites_release(struct list_head *doomed)
 	list_for_each_entry_safe(site, tmp, &going, node) {
 		if (site->kept && !keepers_failed)
 			kpmod_site_unkeep(site->addr);
+		kpmod_site_slot_release(site);
 		list_del(&site->node);
 		kfree(site);
 		released++;
@@ -371,9 +454,15 @@ static void kpmod_sites_reap(struct work_struct *work)
 	mutex_unlock(&kpmod_lock);
 }
 
+int kpmod_sites_init(void)
+{
+	return kpmod_arch_stale_trap_register();
+}
+
 void kpmod_sites_exit(void)
 {
 	struct kpmod_site *site, *tmp;
+	bool any = false;
 	LIST_HEAD(doomed);
 
 	cancel_delayed_work_sync(&kpmod_site_reaper);
@@ -383,6 +472,7 @@ void kpmod_sites_exit(void)
 	mutex_unlock(&kpmod_lock);
 	list_for_each_entry(site, &doomed, node)
 		WARN_ON_ONCE(site->users);
+	any = !list_empty(&doomed);
 	mutex_lock(&kpmod_site_release_lock);
 	kpmod_sites_release(&doomed);
 	/* Could not be released safely: released anyway, the module goes. */
@@ -392,6 +482,14 @@ void kpmod_sites_exit(void)
 		list_del(&site->node);
 		kfree(site);
 	}
+	/*
+	 * The fallback goes with the module's code: it cannot stay the
+	 * KPMOD_SITE_AFTERCARE_MS a release gets, but a CPU running stale
+	 * code meets a just-released site within this.
+	 */
+	if (any)
+		msleep(KPMOD_SITE_EXIT_GRACE_MS);
+	kpmod_arch_stale_trap_unregister();
 }
 
 #else /* !CONFIG_KPROBES_ON_FTRACE: no kprobe is ever on ftrace */
@@ -421,6 +519,20 @@ unsigned int kpmod_nr_sites(void)
 }
 
 u64 kpmod_site_traps_caught(void)
+{
+	return 0;
+}
+
+bool kpmod_site_guarded(unsigned long addr)
+{
+	return false;
+}
+
+void kpmod_site_trap_caught(void)
+{
+}
+
+int kpmod_sites_init(void)
 {
 	return 0;
 }

@@ -33,6 +33,16 @@ void kpmod_site_put(struct kpmod_site *site);
 unsigned int kpmod_nr_sites(void);
 /* Stale breakpoints the anchors' guard has caught since the module loaded. */
 u64 kpmod_site_traps_caught(void);
+/*
+ * Whether @addr is a site armed now or released in the last few seconds:
+ * a breakpoint left there may be stale (arch.h's fallback).  Lockless,
+ * for breakpoint context.
+ */
+bool kpmod_site_guarded(unsigned long addr);
+/* Counts a stale breakpoint caught (kpmod_site_traps_caught()). */
+void kpmod_site_trap_caught(void);
+/* Before any probe: the arch's stale-breakpoint fallback.  0 or -errno. */
+int kpmod_sites_init(void);
 /* Releases every site; on module exit, after every probe is gone. */
 void kpmod_sites_exit(void);
 

@@ -75,3 +75,13 @@ int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kpmod_arch_site_trap);
+
+/* No kprobe is on ftrace here: no site, no stale breakpoint to outlive. */
+int kpmod_arch_stale_trap_register(void)
+{
+	return 0;
+}
+
+void kpmod_arch_stale_trap_unregister(void)
+{
+}

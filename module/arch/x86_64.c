@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86_64 specifics: the only file of the module that knows this arch. */
+#include <linux/kdebug.h>
 #include <linux/kprobes.h>
+#include <linux/notifier.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
+#include <linux/timekeeping.h>
 #include <asm/ftrace.h>
 
 #include "../arch.h"
 #include "../kpmod.h"
+#include "../site.h"
 
 /* enum kpmod_reg_x86_64 is struct pt_regs, word by word. */
 static_assert(KPMOD_REG_X86_NR * sizeof(unsigned long) == sizeof(struct pt_regs));
@@ -66,3 +71,68 @@ int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kpmod_arch_site_trap);
+
+/* One CPU meeting one breakpoint again and again: how long it may. */
+#define KPMOD_STALE_RETRY_NS	NSEC_PER_SEC
+/* Meetings further apart than this are not one loop. */
+#define KPMOD_STALE_GAP_NS	(10 * NSEC_PER_MSEC)
+
+struct kpmod_stale_retry {
+	unsigned long addr;
+	u64 since, last;
+};
+
+static DEFINE_PER_CPU(struct kpmod_stale_retry, kpmod_stale_retry);
+
+/*
+ * After poke_int3_handler() and kprobe_int3_handler() declined the int3
+ * (no rewrite of this address in progress, no kprobe here, yet an int3 in
+ * the code), do_int3() asks the die chain before it kills the machine.  At
+ * a kpmod site (site.c), such a breakpoint is what a rewrite left to a CPU
+ * that runs stale code; going back over it runs what is there now: the
+ * finished rewrite, or the int3 of the next one, which its own handler
+ * then claims.  Bounded, so that an int3 nobody will ever remove still
+ * ends as the kernel would end it.
+ */
+static int kpmod_stale_trap_notify(struct notifier_block *nb, unsigned long val,
+				   void *data)
+{
+	struct die_args *args = data;
+	struct kpmod_stale_retry *r;
+	unsigned long addr;
+	u64 now;
+
+	if (val != DIE_INT3 || !args->regs || user_mode(args->regs))
+		return NOTIFY_DONE;
+	addr = instruction_pointer(args->regs) - 1;	/* INT3_INSN_SIZE */
+	if (!kpmod_site_guarded(addr))
+		return NOTIFY_DONE;
+	now = ktime_get_mono_fast_ns();
+	r = this_cpu_ptr(&kpmod_stale_retry);
+	if (r->addr != addr || now - r->last > KPMOD_STALE_GAP_NS) {
+		r->addr = addr;
+		r->since = now;
+	}
+	r->last = now;
+	if (now - r->since > KPMOD_STALE_RETRY_NS)
+		return NOTIFY_DONE;
+	instruction_pointer_set(args->regs, addr);
+	kpmod_site_trap_caught();
+	return NOTIFY_STOP;
+}
+
+NOKPROBE_SYMBOL(kpmod_stale_trap_notify);
+
+static struct notifier_block kpmod_stale_trap_nb = {
+	.notifier_call = kpmod_stale_trap_notify,
+};
+
+int kpmod_arch_stale_trap_register(void)
+{
+	return register_die_notifier(&kpmod_stale_trap_nb);
+}
+
+void kpmod_arch_stale_trap_unregister(void)
+{
+	unregister_die_notifier(&kpmod_stale_trap_nb);
+}

@@ -10,8 +10,9 @@
 # make check-matrix    every VM scenario on 5.10, 6.1, 6.12 x x86_64, arm64
 # make storm           the storm scenario for 5 minutes on every guest
 # make stress          the reliability campaign on the debug kernel: 1,000,000
-#                      fuzzed netlink requests, a 10-minute storm on 4 CPUs,
-#                      the parsers' fuzz targets (tests/stress)
+#                      fuzzed netlink requests, 1,000 probes at once, failed
+#                      allocations, the storms on 4 CPUs and the soak for
+#                      10 minutes, the parsers' fuzz targets (tests/stress)
 #                      (KPMOD_STORM_SECS=N to change; make check runs 60 s)
 # make fuzz            the parsers' libFuzzer targets (tests/fuzz), one after
 #                      another, FUZZ_SECS each (default 600; clang needed)

@@ -253,6 +253,12 @@ struct kp_rec_state {
 	bool got_data;		/* this round read something: no need to sleep */
 };
 
+static int kp_record_chunk(FILE *f, unsigned int cpu, struct kp_ring_counts c,
+			   const void *recs, size_t len)
+{
+	return kp_recfile_write_chunk(f, cpu, c.lost, c.overwritten, c.nested, recs, len);
+}
+
 /* Writes ring @i's available records as one chunk. */
 static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 			  struct kp_rec_state *st, uint64_t limit)
@@ -292,8 +298,7 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 	st->got_data = true;
 	st->chunks++;
 	st->bytes += len;
-	return kp_recfile_write_chunk(f, r->cpu, kp_ring_lost(r), kp_ring_overwritten(r),
-				      kp_ring_nested(r), st->buf, len);
+	return kp_record_chunk(f, r->cpu, kp_ring_counts(r), st->buf, len);
 }
 
 /*
@@ -309,14 +314,9 @@ static int kp_record_counters(struct kp_live *lv, FILE *f, struct kp_rec_state *
 
 	for (i = 0; i < lv->nrings; i++) {
 		struct kp_ring *r = &lv->rings[i];
-		struct kp_ring_counts now = {
-			.lost = kp_ring_lost(r),
-			.overwritten = kp_ring_overwritten(r),
-			.nested = kp_ring_nested(r),
-		};
-		const struct kp_ring_counts *c = baseline ? &lv->at_attach[i] : &now;
 
-		if (kp_recfile_write_chunk(f, r->cpu, c->lost, c->overwritten, c->nested, NULL, 0))
+		if (kp_record_chunk(f, r->cpu, baseline ? lv->at_attach[i] : kp_ring_counts(r),
+				    NULL, 0))
 			return -EIO;
 		st->chunks++;
 	}

@@ -104,11 +104,7 @@ int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
 			return ret == -EBUSY ? KP_EXIT_REFUSED :
 			       ret == -EPERM || ret == -EACCES ? KP_EXIT_PERM : KP_EXIT_ERROR;
 		}
-		lv->at_attach[lv->nrings] = (struct kp_ring_counts){
-			.lost = kp_ring_lost(r),
-			.overwritten = kp_ring_overwritten(r),
-			.nested = kp_ring_nested(r),
-		};
+		lv->at_attach[lv->nrings] = kp_ring_counts(r);
 		lv->lost_seen[lv->nrings] = lv->at_attach[lv->nrings].lost;
 		lv->nrings++;
 	}

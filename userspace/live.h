@@ -12,11 +12,6 @@
 #include "ring.h"
 #include "session.h"
 
-/* A ring's loss counters (struct kpmod_ring_meta's) at one moment. */
-struct kp_ring_counts {
-	uint64_t lost, overwritten, nested;
-};
-
 struct kp_live {
 	const char *cmd;
 	struct kp_nl nl;

@@ -330,6 +330,15 @@ uint64_t kp_ring_nested(const struct kp_ring *r)
 	return load_relaxed(&r->meta->nested);
 }
 
+struct kp_ring_counts kp_ring_counts(const struct kp_ring *r)
+{
+	return (struct kp_ring_counts){
+		.lost = kp_ring_lost(r),
+		.overwritten = kp_ring_overwritten(r),
+		.nested = kp_ring_nested(r),
+	};
+}
+
 uint64_t kp_ring_events(const struct kp_ring *r)
 {
 	return load_relaxed(&r->meta->events);

@@ -92,6 +92,13 @@ uint64_t kp_ring_overwritten(const struct kp_ring *r);	/* OVERWRITE drops */
 uint64_t kp_ring_nested(const struct kp_ring *r);
 uint64_t kp_ring_events(const struct kp_ring *r);
 
+/* A ring's loss counters at one moment, as a record file's chunk holds them. */
+struct kp_ring_counts {
+	uint64_t lost, overwritten, nested;
+};
+
+struct kp_ring_counts kp_ring_counts(const struct kp_ring *r);
+
 /*
  * Opens @dev (NULL: /dev/kpmod), attaches to @cpu and maps its ring.
  * Returns 0, or -errno with r->err a one-line explanation, e.g.

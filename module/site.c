@@ -132,7 +132,7 @@ static int kpmod_site_anchor_handler(struct kprobe *kp, struct pt_regs *regs)
 {
 	if (!kpmod_arch_site_trap(kp, regs))
 		return 0;
-	atomic64_inc(&kpmod_site_traps);
+	kpmod_site_trap_caught();
 	return 1;
 }
 
@@ -462,7 +462,7 @@ int kpmod_sites_init(void)
 void kpmod_sites_exit(void)
 {
 	struct kpmod_site *site, *tmp;
-	bool any = false;
+	bool any;
 	LIST_HEAD(doomed);
 
 	cancel_delayed_work_sync(&kpmod_site_reaper);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
@@ -31,6 +32,14 @@
 static unsigned int rnd(unsigned int n)
 {
 	return n ? (unsigned int)rand() % n : 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
 static uint64_t rnd64(void)
@@ -568,6 +577,8 @@ void run_gen(int n, unsigned int seed)
 	};
 	int accepted[__KPMOD_CMD_MAX + 1] = { 0 }, refused[__KPMOD_CMD_MAX + 1] = { 0 };
 	static char why[__KPMOD_CMD_MAX + 1][160];
+	/* Time spent on each command, clears included: where a run's time goes. */
+	uint64_t spent[__KPMOD_CMD_MAX + 1] = { 0 }, t0, began = now_ns();
 	struct nl_msg *m;
 	int i, c, planned, never = 0;
 
@@ -581,6 +592,7 @@ void run_gen(int n, unsigned int seed)
 		if (!(i % 256))
 			cmd = KPMOD_CMD_CLEAR;
 		planned = mutations = rnd(2) ? 0 : 1 + rnd(3);
+		t0 = now_ns();
 		if (cmd == KPMOD_CMD_CLEAR)
 			clear_all();
 		m = new_msg(cmd);
@@ -590,6 +602,7 @@ void run_gen(int n, unsigned int seed)
 				gen_fail("a clear after clear_all() was refused");
 			seed_probes();
 			accepted[cmd]++;
+			spent[cmd] += now_ns() - t0;
 			continue;
 		}
 		switch (cmd) {
@@ -620,6 +633,7 @@ void run_gen(int n, unsigned int seed)
 		} else {
 			accepted[cmd]++;
 		}
+		spent[cmd] += now_ns() - t0;
 		if (!(i % 32))
 			workload();
 	}
@@ -634,10 +648,11 @@ void run_gen(int n, unsigned int seed)
 	nla_put_u32(m, KPMOD_A_TRACING_ON, 1);
 	if (send_msg(m))
 		gen_fail("tracing could not be turned on again");
-	printf("gen: %d requests (seed %u)\n", n, seed);
+	printf("gen: %d requests (seed %u) in %.1f s\n", n, seed,
+	       (double)(now_ns() - began) / 1e9);
 	for (c = 1; c < __KPMOD_CMD_MAX; c++) {
-		printf("gen: command %d: %d accepted, %d refused%s%s\n", c, accepted[c], refused[c],
-		       why[c][0] ? "; last: " : "", why[c]);
+		printf("gen: command %d: %d accepted, %d refused, %.1f s%s%s\n", c, accepted[c],
+		       refused[c], (double)spent[c] / 1e9, why[c][0] ? "; last: " : "", why[c]);
 		if (n >= 2000 && !accepted[c])
 			never++;
 	}

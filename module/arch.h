@@ -30,7 +30,8 @@ int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs);
  * The fallback for a stale breakpoint that met no kprobe (site.c): a
  * kernel-mode breakpoint nothing else claimed, at an address for which
  * kpmod_site_guarded() is true, is executed again instead of killing the
- * machine, for at most a second in a row on one CPU.  0 or -errno.
+ * machine: while the code holds no int3 there any more, always; while it
+ * does, for at most a second in a row on one CPU.  0 or -errno.
  */
 int kpmod_arch_stale_trap_register(void);
 void kpmod_arch_stale_trap_unregister(void);

@@ -43,13 +43,15 @@
  *    ftrace_ops from it leaves the call target as it was (several users:
  *    ftrace_regs_caller) and patches nothing while the anchor, disabled on
  *    its way out, is still registered; the keepers go after the anchor is
- *    gone, when a stale int3 finds no kprobe.  The kernel re-executes it
- *    if the code holds no int3 any more; if it does (a CPU that ran stale
- *    code while the next rewrite of the address began: seen under QEMU
- *    10's multi-threaded TCG with 4 vCPUs on 2 host cores), the kernel
- *    would die, so the arch's fallback (arch.h) re-executes it too, at
- *    an address that is a site or was one in the last
- *    KPMOD_SITE_AFTERCARE_MS, for a second at most.
+ *    gone, when a stale int3 finds no kprobe.  Kernels before 6.2
+ *    re-execute such an int3 if the code holds none any more; later ones
+ *    die, and so would every kernel if the code still holds one (a CPU
+ *    that ran stale code while the next rewrite of the address began:
+ *    seen under QEMU 10's multi-threaded TCG with 4 vCPUs on 2 host
+ *    cores).  So the arch's fallback (arch.h) re-executes it, at an
+ *    address that is a site or was one in the last
+ *    KPMOD_SITE_AFTERCARE_MS: for as long as it takes when the int3 is
+ *    gone, for a second at most when it is still there.
  *    A probe registered on that function meanwhile waits for the release
  *    (kpmod_sites_lock()): until its new anchor exists it would be there
  *    unguarded.
@@ -100,8 +102,9 @@ struct kpmod_site {
 /*
  * The addresses kpmod_site_guarded() answers for, read locklessly from a
  * breakpoint: until (CLOCK_MONOTONIC ns) is U64_MAX while the site is
- * armed.  A new site takes a free or expired slot under kpmod_lock; only
- * the release of the site holding a slot writes it otherwise.  Written
+ * armed.  Written under kpmod_site_release_lock: a new site takes a free
+ * or expired slot (or, all 1024 taken, the released one closest to its
+ * end); the release of the site holding a slot sets its end.  Written
  * until first, then addr; read addr first: a reused slot never shows its
  * new address with its old time.
  */
@@ -162,32 +165,66 @@ void kpmod_site_trap_caught(void)
 
 NOKPROBE_SYMBOL(kpmod_site_trap_caught);
 
-/* A slot for a new site's address (none when all 1024 are in use). */
+/*
+ * A slot for a new site's address: a free or expired one, else the
+ * released one whose aftercare ends first (its address loses the last of
+ * its cover); none when all 1024 sites are armed.
+ */
 static int kpmod_site_slot_take(unsigned long addr)
 {
-	u64 now = ktime_get_mono_fast_ns();
-	unsigned int i;
+	u64 now = ktime_get_mono_fast_ns(), soonest = U64_MAX;
+	int i, pick = -1;
 
-	lockdep_assert_held(&kpmod_lock);
+	lockdep_assert_held(&kpmod_site_release_lock);
 	for (i = 0; i < KPMOD_SITE_SLOTS; i++) {
-		if (kpmod_site_slots[i].addr && now < READ_ONCE(kpmod_site_slots[i].until))
-			continue;
-		WRITE_ONCE(kpmod_site_slots[i].until, U64_MAX);
-		smp_wmb();	/* until before addr */
-		WRITE_ONCE(kpmod_site_slots[i].addr, addr);
-		return i;
+		u64 until = READ_ONCE(kpmod_site_slots[i].until);
+
+		if (!kpmod_site_slots[i].addr || now >= until) {
+			pick = i;
+			break;
+		}
+		if (until < soonest) {
+			soonest = until;
+			pick = i;
+		}
 	}
-	return -1;
+	if (pick < 0) {
+		pr_warn_once("more than %d functions probed at once: a stale breakpoint at the others is not guarded\n",
+			     KPMOD_SITE_SLOTS);
+		return -1;
+	}
+	WRITE_ONCE(kpmod_site_slots[pick].until, U64_MAX);
+	smp_wmb();	/* until before addr */
+	WRITE_ONCE(kpmod_site_slots[pick].addr, addr);
+	return pick;
 }
 
 /* A released site's address stays guarded KPMOD_SITE_AFTERCARE_MS more. */
 static void kpmod_site_slot_release(struct kpmod_site *site)
 {
+	lockdep_assert_held(&kpmod_site_release_lock);
 	if (site->slot < 0)
 		return;
 	WRITE_ONCE(kpmod_site_slots[site->slot].until,
 		   ktime_get_mono_fast_ns() + KPMOD_SITE_AFTERCARE_MS * NSEC_PER_MSEC);
 	site->slot = -1;
+}
+
+/* When the last site released is KPMOD_SITE_EXIT_GRACE_MS old, in ns. */
+static u64 kpmod_site_grace_end(void)
+{
+	u64 end = 0, until;
+	int i;
+
+	for (i = 0; i < KPMOD_SITE_SLOTS; i++) {
+		until = READ_ONCE(kpmod_site_slots[i].until);
+		if (kpmod_site_slots[i].addr && until != U64_MAX && until > end)
+			end = until;
+	}
+	/* Released at until - aftercare; watched until grace after that. */
+	if (end < KPMOD_SITE_AFTERCARE_MS * NSEC_PER_MSEC)
+		return 0;
+	return end - (KPMOD_SITE_AFTERCARE_MS - KPMOD_SITE_EXIT_GRACE_MS) * NSEC_PER_MSEC;
 }
 
 static void notrace kpmod_site_keeper_func(unsigned long ip, unsigned long parent_ip,
@@ -462,7 +499,7 @@ int kpmod_sites_init(void)
 void kpmod_sites_exit(void)
 {
 	struct kpmod_site *site, *tmp;
-	bool any;
+	u64 end, now;
 	LIST_HEAD(doomed);
 
 	cancel_delayed_work_sync(&kpmod_site_reaper);
@@ -472,11 +509,12 @@ void kpmod_sites_exit(void)
 	mutex_unlock(&kpmod_lock);
 	list_for_each_entry(site, &doomed, node)
 		WARN_ON_ONCE(site->users);
-	any = !list_empty(&doomed);
 	mutex_lock(&kpmod_site_release_lock);
 	kpmod_sites_release(&doomed);
 	/* Could not be released safely: released anyway, the module goes. */
 	kpmod_sites_unregister_anchors(&doomed);
+	list_for_each_entry(site, &doomed, node)
+		kpmod_site_slot_release(site);
 	mutex_unlock(&kpmod_site_release_lock);
 	list_for_each_entry_safe(site, tmp, &doomed, node) {
 		list_del(&site->node);
@@ -485,10 +523,13 @@ void kpmod_sites_exit(void)
 	/*
 	 * The fallback goes with the module's code: it cannot stay the
 	 * KPMOD_SITE_AFTERCARE_MS a release gets, but a CPU running stale
-	 * code meets a just-released site within this.
+	 * code meets a just-released site within this (the reaper's releases
+	 * before rmmod included).
 	 */
-	if (any)
-		msleep(KPMOD_SITE_EXIT_GRACE_MS);
+	end = kpmod_site_grace_end();
+	now = ktime_get_mono_fast_ns();
+	if (end > now)
+		msleep(DIV_ROUND_UP_ULL(end - now, NSEC_PER_MSEC));
 	kpmod_arch_stale_trap_unregister();
 }
 

@@ -25,8 +25,9 @@ u32 kpmod_probes_gen;
 static unsigned int kpmod_probes_count;
 static u32 kpmod_next_id = 1;
 
-static void kpmod_fill_header(struct kpmod_record *rec, struct kpmod_probe *p,
-			      unsigned long ip, unsigned long ret_ip, u16 flags)
+/* The header but its time, which only a record that is kept needs. */
+static void kpmod_fill_header_untimed(struct kpmod_record *rec, struct kpmod_probe *p,
+				      unsigned long ip, unsigned long ret_ip, u16 flags)
 {
 	rec->type = KPMOD_REC_EVENT;
 	rec->flags = flags;
@@ -34,10 +35,17 @@ static void kpmod_fill_header(struct kpmod_record *rec, struct kpmod_probe *p,
 	rec->cpu = smp_processor_id();
 	rec->pid = current->pid;
 	rec->tgid = current->tgid;
-	rec->ts_ns = ktime_get_mono_fast_ns();
+	rec->ts_ns = 0;
 	rec->ip = ip;
 	rec->ret_ip = ret_ip;
 	memcpy(rec->comm, current->comm, sizeof(rec->comm));
+}
+
+static void kpmod_fill_header(struct kpmod_record *rec, struct kpmod_probe *p,
+			      unsigned long ip, unsigned long ret_ip, u16 flags)
+{
+	kpmod_fill_header_untimed(rec, p, ip, ret_ip, flags);
+	rec->ts_ns = ktime_get_mono_fast_ns();
 }
 
 /* Fetches every argument into @rec (@room bytes); returns its length. */
@@ -86,9 +94,12 @@ static void kpmod_count_nested(struct kpmod_probe *p)
 	this_cpu_inc(p->stats->dropped);
 }
 
-/* Puts a record built in the scratch buffer through the filter, then in. */
+/*
+ * Puts a record built in the scratch buffer, untimed, through the filter,
+ * then in, timed: the clock is read only for an event that is kept.
+ */
 static void kpmod_emit_built(struct kpmod_probe *p, struct kpmod_ring *ring,
-			     const struct kpmod_record *rec)
+			     struct kpmod_record *rec)
 {
 	const struct kpmod_filter *filter = rcu_dereference_sched(p->filter);
 
@@ -97,9 +108,12 @@ static void kpmod_emit_built(struct kpmod_probe *p, struct kpmod_ring *ring,
 	 * Judged before it takes ring space: an event the filter refuses
 	 * evicts nothing and is not "lost".
 	 */
-	if (filter && !kpmod_filter_match(filter, p, rec))
+	if (filter && !kpmod_filter_match(filter, p, rec)) {
 		this_cpu_inc(p->stats->filtered);
-	else if (!kpmod_ring_write(ring, rec, rec->len))
+		return;
+	}
+	rec->ts_ns = ktime_get_mono_fast_ns();
+	if (!kpmod_ring_write(ring, rec, rec->len))
 		this_cpu_inc(p->stats->dropped);
 }
 
@@ -152,13 +166,18 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 			return;
 		}
 		rec = (struct kpmod_record *)ring->scratch;
-		kpmod_fill_header(rec, p, ip, ret_ip, flags);
+		kpmod_fill_header_untimed(rec, p, ip, ret_ip, flags);
 		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
 		after = kpmod_triggers_run(p, rec);
+		/* No trigger reads the time: a hist alone takes no clock, as the kernel's. */
 		if (kpmod_probe_recording(p))
 			kpmod_emit_built(p, ring, rec);
-		if ((after & KPMOD_AFTER_STACK) && kpmod_tracing_is_on())
+		if ((after & KPMOD_AFTER_STACK) && kpmod_tracing_is_on()) {
+			/* The event's time, or the stack's own if it was not kept. */
+			if (!rec->ts_ns)
+				rec->ts_ns = ktime_get_mono_fast_ns();
 			kpmod_emit_stack(p, ring, rec);
+		}
 		if (after & KPMOD_AFTER_SNAPSHOT)
 			kpmod_snapshot_take();
 		kpmod_ring_leave(ring);
@@ -174,7 +193,7 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 			return;
 		}
 		rec = (struct kpmod_record *)ring->scratch;
-		kpmod_fill_header(rec, p, ip, ret_ip, flags);
+		kpmod_fill_header_untimed(rec, p, ip, ret_ip, flags);
 		rec->len = kpmod_fill_args(rec, p->max_len, p, regs, entry);
 		kpmod_emit_built(p, ring, rec);
 		kpmod_ring_leave(ring);

@@ -9,6 +9,11 @@
 #     (the SIGKILLed readers, taking turns with it, never see one);
 #   - a hist table, :clear'ed before each round of known calls, then read,
 #     counts exactly those calls: Hits, Entries, the sum of hitcount;
+#   - every few seconds the others pause between two of their rounds (the
+#     CPU hotplug and the lister go on) and a resetter disables what is
+#     enabled, removes the hist trigger, clears and resizes, each of which
+#     must then succeed, and sets sc/acct and sc/h up again (their counts
+#     before the clear are carried over);
 # then rmmod while probes fire and a hist table is full: clean.
 #   KPMOD_STORM_SECS (default 60) sets the length.
 . "$KPMOD_LIB"
@@ -24,12 +29,27 @@ load_kpmod
 exec 9</dev/kpmod || fail "cannot open /dev/kpmod"
 # Small rings: the accountant's rounds overflow them, drops are counted too.
 expect_rc 0 kpmod buffer --size 64K
-expect_rc 0 kpmod add --enable 'p:sc/acct find_task_by_vpid nr=$arg1:s32'
-expect_rc 0 kpmod filter sc/acct 'nr >= 8000000'
 hspec='hist:keys=nr:vals=hitcount:sort=nr if nr >= 7000000 && nr < 8000000'
-expect_rc 0 kpmod add 'p:sc/h find_task_by_vpid nr=$arg1:s32'
-expect_rc 0 kpmod trigger sc/h "$hspec"
+# The accountant's probe and the hist table, as at the start and after each reset.
+setup() {
+	kpmod add --enable 'p:sc/acct find_task_by_vpid nr=$arg1:s32' &&
+		kpmod filter sc/acct 'nr >= 8000000' &&
+		kpmod add 'p:sc/h find_task_by_vpid nr=$arg1:s32' &&
+		kpmod trigger sc/h "$hspec"
+}
+setup || fail "the storm's probes could not be set up"
+# sc/acct's counters from before each clear: hits misses dropped filtered.
+echo "0 0 0 0" >$out/acct.carried
 end=$(($(now) + secs))
+
+# Jobs that add, enable or read pause between rounds while the resetter
+# works: park NAME at the top of each round.
+parkers="churn1 churn2 accountant readers histround histreader refusals"
+park() {
+	[ -d $out/pause ] || return 0
+	: >$out/parked.$1
+	while [ -d $out/pause ]; do sleep 0.05; done
+}
 
 # The rings have one reader at a time: a lock (mkdir is atomic) taken in turn.
 lock() { until mkdir $out/rings.lock 2>/dev/null; do sleep 0.05; done; }
@@ -45,6 +65,7 @@ on_cpu() {
 churn() {
 	n=$1 i=0 bad=0
 	while [ "$(now)" -lt $end ]; do
+		park churn$n
 		kpmod add "p:sc/a$n vfs_read" "r:sc/b$n vfs_read \$retval" || bad=$((bad + 1))
 		kpmod enable sc/a$n sc/b$n || bad=$((bad + 1))
 		head -c 1 /proc/version >/dev/null
@@ -59,6 +80,7 @@ churn() {
 accountant() {
 	i=0 bad=0 nread=0 calls=0
 	while [ "$(now)" -lt $end ]; do
+		park accountant
 		lock
 		kpmod trace >$out/acct.txt 2>$out/acct.err &
 		tpid=$!
@@ -91,6 +113,7 @@ accountant() {
 readers() {
 	i=0 bad=0
 	while [ "$(now)" -lt $end ]; do
+		park readers
 		lock
 		kpmod trace >/dev/null 2>$out/reader.err &
 		pid=$!
@@ -110,6 +133,7 @@ readers() {
 histround() {
 	i=0 bad=0
 	while [ "$(now)" -lt $end ]; do
+		park histround
 		kpmod trigger sc/h "${hspec%% if *}:clear if ${hspec#* if }" || bad=$((bad + 1))
 		on_cpu $((i % ncpu)) kpmod-work getpgid 500 7000000
 		kpmod hist sc/h >$out/h.txt || bad=$((bad + 1))
@@ -127,6 +151,7 @@ histround() {
 histreader() {
 	i=0 bad=0
 	while [ "$(now)" -lt $end ]; do
+		park histreader
 		kpmod hist sc/h >$out/hr.txt 2>&1 && grep -q '^Totals:' $out/hr.txt ||
 			{ bad=$((bad + 1)); cat $out/hr.txt; }
 		i=$((i + 1))
@@ -151,6 +176,7 @@ refused() {
 refusals() {
 	i=0 bad=0
 	while [ "$(now)" -lt $end ]; do
+		park refusals
 		refused 5 'probe is enabled|probe has triggers' kpmod clear || bad=$((bad + 1))
 		refused 5 'probes are enabled' kpmod buffer --size $((64 << (i % 4)))K || bad=$((bad + 1))
 		rmmod kpmod 2>/dev/null && { bad=$((bad + 1)); echo "rmmod succeeded"; }
@@ -159,6 +185,56 @@ refusals() {
 		i=$((i + 1))
 	done
 	echo "$i $bad" >$out/refusals
+}
+
+# stable_stat FILE: `kpmod stat` into FILE once two readings agree (a
+# handler still running elsewhere may bump a counter just after a disable).
+stable_stat() {
+	j=0
+	while :; do
+		sleep 0.3
+		kpmod stat >$1.a || return 1
+		sleep 0.3
+		kpmod stat >$1 || return 1
+		cmp -s $1.a $1 && return 0
+		j=$((j + 1))
+		[ $j -lt 10 ] || { echo "the counters kept changing with the probe disabled"; return 1; }
+	done
+}
+
+# Every 5 s, once the others are parked: disable, remove the trigger, clear
+# and resize (each must succeed now), then set the probes up again.
+resetter() {
+	i=0 bad=0
+	while [ "$(($(now) + 8))" -lt $end ]; do
+		sleep 5
+		mkdir $out/pause
+		waited=0
+		for j in $parkers; do
+			until [ -e $out/parked.$j ] || [ -s $out/$j ]; do
+				sleep 0.05
+				waited=$((waited + 1))
+				[ $waited -lt 1200 ] || { echo "reset $i: $j never paused"; echo "$i 1" >$out/resetter; return; }
+			done
+		done
+		size=$((64 << (i % 4)))
+		{ kpmod disable sc/acct &&
+			stable_stat $out/rs.stat &&
+			set -- $(grep '^  acct ' $out/rs.stat) &&
+			read -r h m d f <$out/acct.carried &&
+			echo "$((h + $2)) $((m + $3)) $((d + $4)) $((f + $5))" >$out/acct.carried &&
+			kpmod trigger sc/h "!$hspec" &&
+			kpmod clear &&
+			kpmod list >$out/rs.list && ! [ -s $out/rs.list ] &&
+			kpmod buffer --size ${size}K &&
+			kpmod status >$out/rs.status &&
+			grep -q "^buffer:  $size KiB per CPU" $out/rs.status &&
+			setup; } >$out/rs.log 2>&1 || { bad=$((bad + 1)); echo "reset $i failed:"; cat $out/rs.log; }
+		rm -f $out/parked.*
+		rmdir $out/pause
+		i=$((i + 1))
+	done
+	echo "$i $bad" >$out/resetter
 }
 
 hotplug() {
@@ -190,7 +266,8 @@ histround &
 histreader &
 refusals &
 lister &
-jobs="churn1 churn2 accountant readers histround histreader refusals lister"
+resetter &
+jobs="$parkers lister resetter"
 if [ "$ncpu" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu$last/online ]; then
 	hotplug &
 	jobs="$jobs hotplug"
@@ -210,18 +287,10 @@ done
 # Counters of a handler still running elsewhere: read until they stay.
 read -r nread calls <$out/acct.read
 expect_rc 0 kpmod disable sc/acct
-i=0
-while :; do
-	sleep 0.3
-	kpmod stat >$out/stat1 || fail "stat failed"
-	sleep 0.3
-	kpmod stat >$out/stat2 || fail "stat failed"
-	cmp -s $out/stat1 $out/stat2 && break
-	i=$((i + 1))
-	[ $i -lt 10 ] || fail "the counters kept changing with the probe disabled"
-done
+stable_stat $out/stat1 || fail "no stable counters"
 set -- $(grep '^  acct ' $out/stat1)
-hits=$2 misses=$3 dropped=$4 filtered=$5
+read -r h m d f <$out/acct.carried
+hits=$(($2 + h)) misses=$(($3 + m)) dropped=$(($4 + d)) filtered=$(($5 + f))
 [ "$hits" -eq $((nread + dropped + filtered)) ] ||
 	fail "sc/acct: hits $hits, read $nread + dropped $dropped + filtered $filtered"
 [ "$calls" -ge $((nread + dropped)) ] && [ "$calls" -le $((nread + dropped + misses)) ] ||

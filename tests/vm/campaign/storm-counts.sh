@@ -214,7 +214,14 @@ resetter() {
 			until [ -e $out/parked.$j ] || [ -s $out/$j ]; do
 				sleep 0.05
 				waited=$((waited + 1))
-				[ $waited -lt 1200 ] || { echo "reset $i: $j never paused"; echo "$i 1" >$out/resetter; return; }
+				[ $waited -lt 1200 ] || {
+					# Let the parked ones go, or they would wait for ever.
+					echo "reset $i: $j never paused"
+					rm -f $out/parked.*
+					rmdir $out/pause
+					echo "$i 1" >$out/resetter
+					return
+				}
 			done
 		done
 		size=$((64 << (i % 4)))

@@ -8,6 +8,7 @@ x86_64) SYS=__x64_sys_getppid ;;
 arm64) SYS=__arm64_sys_getppid ;;
 esac
 N=${KPMOD_BENCH_N:-200000}
+NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=7
 
@@ -73,8 +74,10 @@ ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
 # The hist trigger's per-hit cost: keys=nr.log2 on the pid getpgid looks
 # up, counted in the kernel's hist (on a kprobe_events probe not enabled:
 # the trigger arms it) and in kpmod's (a probe not enabled); beside it,
-# kpmod recording every event into its ring instead, and a kpmod filter
-# that refuses every event.  Rounds as per_hit's.
+# kpmod recording every event into its ring instead, without a reader and
+# then streamed to `kpmod record` running on the workload's CPU (so the
+# time per call includes what taking each event out costs that CPU), and a
+# kpmod filter that refuses every event.  Rounds as per_hit's.
 per_hit_hist() {
 	label=$1
 	shift
@@ -95,20 +98,41 @@ per_hit_hist() {
 		kpmod trigger bench '!hist:keys=nr.log2'
 		kpmod enable bench
 		ms=$(ns_per_call "$@")
+		# Emptied first (a resize empties the rings), so the reader
+		# takes out only this round's events.
+		kpmod disable bench && kpmod buffer --size 4M >/dev/null && kpmod enable bench ||
+			fail "kpmod buffer"
+		taskset 1 kpmod record -o /tmp/bench.kpm 2>/tmp/rec.err &
+		rpid=$!
+		# Attached when it maps every CPU's ring (two mappings each).
+		while [ "$(grep -c /dev/kpmod /proc/$rpid/maps 2>/dev/null)" -lt $((2 * NCPU)) ]; do
+			kill -0 $rpid 2>/dev/null || { cat /tmp/rec.err; fail "kpmod record"; }
+			sleep 0.05
+		done
+		h0=$(kpmod stat | awk '$1 == "bench" { print $2 }')
+		mr=$(ns_per_call "$@")
+		h1=$(kpmod stat | awk '$1 == "bench" { print $2 }')
+		kill -INT $rpid
+		wait $rpid || { cat /tmp/rec.err; fail "kpmod record"; }
+		sed "s/^/# $label, streamed: /" /tmp/rec.err >&2
+		# What share of the round's events the reader took out before
+		# the writer overwrote them (the rest were not streamed).
+		taken=$(sed -n 's/^kpmod: record: \([0-9]*\) events.*/\1/p' /tmp/rec.err)
+		echo "BENCH|taken|$taken|$((h1 - h0))" >&2
 		kpmod filter bench 'nr < 0'
 		mf=$(ns_per_call "$@")
 		kpmod disable all && kpmod clear
 
-		echo "$none $kh $mh $ms $mf"
+		echo "$none $kh $mh $ms $mr $mf"
 		i=$((i + 1))
 	done >/tmp/per_hit.rows
 	sed "s/^/# $label: /" /tmp/per_hit.rows
 	awk -v l="$label" '
-		NR == 1 { n = $1; h = $2; m = $3; s = $4; f = $5 }
-		{ if ($1 < n) n = $1; if ($2 < h) h = $2; if ($3 < m) m = $3; if ($4 < s) s = $4; if ($5 < f) f = $5 }
+		NR == 1 { n = $1; h = $2; m = $3; s = $4; r = $5; f = $6 }
+		{ if ($1 < n) n = $1; if ($2 < h) h = $2; if ($3 < m) m = $3; if ($4 < s) s = $4; if ($5 < r) r = $5; if ($6 < f) f = $6 }
 		END {
 			if (NR == 0) exit 1
-			printf "BENCH|hist|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f\n", l, n, h - n, m - n, s - n, f - n, (m - n) / (h - n), (m - n) / (s - n)
+			printf "BENCH|hist|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f|%.2f\n", l, n, h - n, m - n, s - n, r - n, f - n, (m - n) / (h - n), (m - n) / (s - n), (m - n) / (r - n)
 		}' /tmp/per_hit.rows || fail "per_hit_hist $label: no measurement"
 }
 per_hit_hist "getpgid, hist keys=nr.log2" getpgid "$N" 7000000

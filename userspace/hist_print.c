@@ -2,9 +2,8 @@
 /*
  * hist_trigger_show(), hist_trigger_entry_print() and
  * tracing_map_sort_entries() of the kernel, on a table read from the
- * module: the same header, the same key and value formats, the same sort
- * (entries equal on every sort field come in no particular order, as in
- * the kernel).
+ * module: the same header, the same key and value formats, the same
+ * order (hist_sort.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -13,81 +12,15 @@
 #include "format.h"
 #include "hist_print.h"
 
-static const struct kp_hist_spec *kp_sort_spec;
-
-static uint64_t kp_key_u64(const struct kpmod_hist_entry *e, const struct kp_hist_key_def *k)
-{
-	uint64_t v;
-
-	memcpy(&v, e->key + k->off, sizeof(v));
-	return v;
-}
-
-static int kp_cmp_u64(uint64_t a, uint64_t b, bool is_signed)
-{
-	if (is_signed)
-		return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
-	return a < b ? -1 : a > b;
-}
-
-static int kp_cmp_field(const struct kpmod_hist_entry *a, const struct kpmod_hist_entry *b,
-			const struct kp_hist_sort *s)
-{
-	const struct kp_hist_key_def *k;
-	int r;
-
-	if (s->field >= 0) {
-		k = s->field ? &kp_sort_spec->vals[s->field - 1] : NULL;
-		r = kp_cmp_u64(a->vals[s->field], b->vals[s->field],
-			       k && k->is_signed && k->show >= KP_HIST_SHOW_MAX);
-	} else {
-		k = &kp_sort_spec->keys[-s->field - 1];
-		if (k->is_stack)
-			r = 0;
-		else if (k->is_string)
-			r = strcmp((const char *)a->key + k->off, (const char *)b->key + k->off);
-		else
-			r = kp_cmp_u64(kp_key_u64(a, k), kp_key_u64(b, k), k->is_signed);
-	}
-	return s->descending ? -r : r;
-}
-
-static int kp_cmp_entries(const void *pa, const void *pb)
-{
-	const struct kpmod_hist_entry *a = *(const struct kpmod_hist_entry *const *)pa;
-	const struct kpmod_hist_entry *b = *(const struct kpmod_hist_entry *const *)pb;
-	unsigned int i;
-	int r = 0;
-
-	for (i = 0; !r && i < kp_sort_spec->nsort; i++)
-		r = kp_cmp_field(a, b, &kp_sort_spec->sort[i]);
-	return r;
-}
-
-const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,
-					       const struct kp_hist_data *d)
-{
-	const struct kpmod_hist_entry **v = calloc(d->n ? d->n : 1, sizeof(*v));
-	size_t i;
-
-	if (!v)
-		return NULL;
-	for (i = 0; i < d->n; i++)
-		v[i] = (const struct kpmod_hist_entry *)(d->entries + i * d->entry_size);
-	kp_sort_spec = h;
-	qsort(v, d->n, sizeof(*v), kp_cmp_entries);
-	return v;
-}
-
 static void kp_print_key(FILE *out, const struct kp_hist_key_def *k,
 			 const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
 {
-	uint64_t v = k->is_string ? 0 : kp_key_u64(e, k);
+	uint64_t v = k->is_string ? 0 : kp_hist_key_u64(e, k);
 	char sym[600];
 	unsigned int i;
 
 	if (k->is_stack) {
-		fputs("stacktrace:\n", out);
+		fprintf(out, "%s:\n", kp_hist_stack_name());
 		for (i = 0; i < KPMOD_HIST_STACK_DEPTH; i++) {
 			memcpy(&v, e->key + k->off + i * 8, sizeof(v));
 			if (!v)
@@ -103,7 +36,10 @@ static void kp_print_key(FILE *out, const struct kp_hist_key_def *k,
 		break;
 	case KP_HIST_SHOW_SYM:
 	case KP_HIST_SHOW_SYM_OFFSET:
-		kp_ksyms_snprint(ks, v, k->show == KP_HIST_SHOW_SYM_OFFSET, sym, sizeof(sym));
+		if (k->show == KP_HIST_SHOW_SYM)
+			kp_ksyms_snprint_name(ks, v, sym, sizeof(sym));
+		else
+			kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
 		fprintf(out, "%s: [%" PRIx64 "] %-*s", k->name, v,
 			k->show == KP_HIST_SHOW_SYM ? 45 : 55, sym);
 		break;
@@ -267,7 +203,7 @@ static uint64_t kp_graph_count(const struct kpmod_hist_entry **v, size_t n,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (kp_key_u64(v[i], k) == key)
+		if (kp_hist_key_u64(v[i], k) == key)
 			return v[i]->vals[0];
 	return 0;
 }
@@ -301,7 +237,7 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 		fprintf(out, "]: %" PRIu64 "\n", (uint64_t)v[i]->vals[0]);
 	}
 	for (i = 0; graph && i < d->n; i++) {
-		key = kp_key_u64(v[i], k);
+		key = kp_hist_key_u64(v[i], k);
 		lo = key < lo ? key : lo;
 		hi = key > hi ? key : hi;
 		max = v[i]->vals[0] > max ? v[i]->vals[0] : max;
@@ -333,7 +269,7 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 static void kp_json_key(FILE *out, const struct kp_hist_key_def *k,
 			const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
 {
-	uint64_t v = k->is_string ? 0 : kp_key_u64(e, k);
+	uint64_t v = k->is_string ? 0 : kp_hist_key_u64(e, k);
 	char sym[600];
 	unsigned int i;
 
@@ -360,7 +296,10 @@ static void kp_json_key(FILE *out, const struct kp_hist_key_def *k,
 	switch (k->show) {
 	case KP_HIST_SHOW_SYM:
 	case KP_HIST_SHOW_SYM_OFFSET:
-		kp_ksyms_snprint(ks, v, k->show == KP_HIST_SHOW_SYM_OFFSET, sym, sizeof(sym));
+		if (k->show == KP_HIST_SHOW_SYM)
+			kp_ksyms_snprint_name(ks, v, sym, sizeof(sym));
+		else
+			kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
 		fprintf(out, "{\"addr\":%" PRIu64 ",\"sym\":", v);
 		kp_json_string(out, sym, strlen(sym));
 		fputs("}", out);

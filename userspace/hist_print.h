@@ -3,7 +3,9 @@
 #ifndef KPMOD_HIST_PRINT_H
 #define KPMOD_HIST_PRINT_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ksyms.h"
 #include "probe_nl.h"
@@ -36,8 +38,21 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, const char *info,
 		  const struct kp_hist_data *d, const struct kp_ksyms *ks);
 
-/* The entries of @d in the spec's order: an array of n pointers, malloc'd. */
+/*
+ * The entries of @d in the order the running kernel's hist prints them
+ * for the spec (hist_sort.c): an array of n pointers, malloc'd.
+ */
 const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,
 					       const struct kp_hist_data *d);
+
+/* The 8-byte slot of numeric key @k in entry @e. */
+static inline uint64_t kp_hist_key_u64(const struct kpmod_hist_entry *e,
+				       const struct kp_hist_key_def *k)
+{
+	uint64_t v;
+
+	memcpy(&v, e->key + k->off, sizeof(v));
+	return v;
+}
 
 #endif

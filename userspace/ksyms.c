@@ -226,6 +226,19 @@ int kp_ksyms_snprint(const struct kp_ksyms *k, uint64_t addr, bool with_offset,
 			(unsigned long long)off, (unsigned long long)size);
 }
 
+int kp_ksyms_snprint_name(const struct kp_ksyms *k, uint64_t addr, char *buf, size_t len)
+{
+	const struct kp_sym *s;
+	uint64_t off, size;
+
+	s = k ? kp_ksyms_lookup(k, addr, &off, &size) : NULL;
+	if (!s)
+		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	if (s->mod)
+		return snprintf(buf, len, "%s [%s]", s->name, s->mod);
+	return snprintf(buf, len, "%s", s->name);
+}
+
 int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		  uint64_t *addr)
 {

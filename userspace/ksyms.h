@@ -60,6 +60,13 @@ int kp_ksyms_snprint(const struct kp_ksyms *k, uint64_t addr, bool with_offset,
 		     char *buf, size_t len);
 
 /*
+ * Formats @addr into @buf as the kernel's sprint_symbol_no_offset() (%ps,
+ * what a hist's .sym key prints): "sym" or "sym [mod]"; "0x<hex>" if
+ * unknown.  @k may be NULL.  Returns snprintf's result.
+ */
+int kp_ksyms_snprint_name(const struct kp_ksyms *k, uint64_t addr, char *buf, size_t len);
+
+/*
  * The address of @name, in module @mod (NULL: the core kernel first, then
  * any module).  Returns 0, -ENOENT if there is no such symbol, or -EPERM
  * if the table is zeroed.  Duplicated local names give the lowest address.

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kver.h"
 #include "trigger.h"
 
 /* The kernel's HIST_KEY_SIZE_MAX: one string key and a stack. */
@@ -180,13 +181,15 @@ bad_modifier:
 			"kpmod: a value must be a number");
 		return -EINVAL;
 	}
+	/* A value takes none of these (the kernel's __create_val_field). */
+	if (!is_key && (d->show == KP_HIST_SHOW_LOG2 || d->show == KP_HIST_SHOW_BUCKETS ||
+			d->show == KP_HIST_SHOW_SYM || d->show == KP_HIST_SHOW_SYM_OFFSET)) {
+		kp_err(c->err, c->cmd, name, "Invalid field modifier");
+		return -EINVAL;
+	}
 	switch (d->show) {
 	case KP_HIST_SHOW_LOG2:
 	case KP_HIST_SHOW_BUCKETS:
-		if (!is_key) {
-			kp_err(c->err, c->cmd, modifier, "kpmod: .log2 and .buckets are for keys");
-			return -EINVAL;
-		}
 		d->mod.flags = d->show == KP_HIST_SHOW_LOG2 ? KPMOD_HIST_F_LOG2 :
 							       KPMOD_HIST_F_BUCKETS;
 		d->mod.buckets = buckets;
@@ -208,6 +211,11 @@ bad_modifier:
 	return 0;
 }
 
+const char *kp_hist_stack_name(void)
+{
+	return kp_kver() >= KP_KVER(6, 5) ? "common_stacktrace" : "stacktrace";
+}
+
 static int kp_hist_keys(struct kp_hist_ctx *c, char *str, struct kp_hist_spec *h)
 {
 	char *field;
@@ -221,9 +229,10 @@ static int kp_hist_keys(struct kp_hist_ctx *c, char *str, struct kp_hist_spec *h
 			return -EINVAL;
 		}
 		d = &h->keys[h->nkeys];
-		if (!strcmp(field, "stacktrace") || !strcmp(field, "common_stacktrace")) {
+		if (!strcmp(field, "stacktrace") || !strcmp(field, "common_stacktrace") ||
+		    !strcmp(field, "STACKTRACE")) {
 			memset(d, 0, sizeof(*d));
-			snprintf(d->name, sizeof(d->name), "stacktrace");
+			snprintf(d->name, sizeof(d->name), "%s", kp_hist_stack_name());
 			d->mod.field = KPMOD_FIELD_STACKTRACE;
 			d->is_stack = true;
 		} else if (kp_hist_field(c, field, true, d)) {
@@ -342,7 +351,7 @@ static void kp_hist_field_text(char *buf, size_t len, const struct kp_hist_key_d
 	int n;
 
 	if (d->is_stack) {
-		snprintf(buf, len, "stacktrace");
+		snprintf(buf, len, "%s", kp_hist_stack_name());
 		return;
 	}
 	n = snprintf(buf, len, "%s", d->is_cpu && !written ? "common_cpu" : d->name);

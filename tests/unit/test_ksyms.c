@@ -57,6 +57,25 @@ START_TEST(addresses_print_like_percent_ps)
 }
 END_TEST
 
+/* A hist's .sym key: %ps, the module named, an unknown address as 0x<hex>. */
+START_TEST(names_print_like_percent_ps_no_offset)
+{
+	struct kp_ksyms k;
+	char buf[256];
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
+	kp_ksyms_snprint_name(&k, 0xffffffff81001010ULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "do_sys_openat2");
+	kp_ksyms_snprint_name(&k, 0xffffffffc0001010ULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "foo_init [foo]");
+	kp_ksyms_snprint_name(&k, 0x1b, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0x1b");
+	kp_ksyms_snprint_name(NULL, 0xffffffff81001010ULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0xffffffff81001010");
+	kp_ksyms_free(&k);
+}
+END_TEST
+
 START_TEST(names_resolve_core_first)
 {
 	struct kp_ksyms k;
@@ -131,6 +150,7 @@ static Suite *ksyms_suite(void)
 	TCase *tc = tcase_create("ksyms");
 
 	tcase_add_test(tc, addresses_print_like_percent_ps);
+	tcase_add_test(tc, names_print_like_percent_ps_no_offset);
 	tcase_add_test(tc, names_resolve_core_first);
 	tcase_add_test(tc, zeroed_kallsyms_degrade_to_hex);
 	tcase_add_test(tc, proc_kallsyms_round_trips);

@@ -11,6 +11,7 @@
 
 #include "hist_print.h"
 #include "suites.h"
+#include "kver.h"
 #include "trigger.h"
 
 static struct kp_filter_fields *fields(uint32_t kind)
@@ -150,11 +151,26 @@ START_TEST(test_hist_text)
 	free(t);
 	/* cpu: by its name in entries and sort, common_cpu in the trigger. */
 	listed("hist:keys=cpu:sort=cpu", "hist:keys=common_cpu:vals=hitcount:sort=common_cpu:size=2048 [active]\n");
+	/* A stacktrace key by the name the running kernel's hist gives it. */
+	kp_kver_set("6.1.0-56-amd64");
 	t = parse_ok("hist:keys=cpu,stacktrace:sort=cpu");
 	ck_assert_str_eq(t->text, "hist:keys=cpu,stacktrace:vals=hitcount:sort=cpu:size=2048");
 	ck_assert_uint_eq(t->hist.key_size, 8 + 128);
 	ck_assert_uint_eq(t->hist.keys[1].mod.field, KPMOD_FIELD_STACKTRACE);
 	free(t);
+	kp_kver_set("6.5.0");
+	t = parse_ok("hist:keys=STACKTRACE");
+	ck_assert_str_eq(t->text, "hist:keys=common_stacktrace:vals=hitcount:sort=hitcount:size=2048");
+	free(t);
+	kp_kver_set("6.12.57+deb13-arm64");
+	t = parse_ok("hist:keys=stacktrace");
+	ck_assert_str_eq(t->text, "hist:keys=common_stacktrace:vals=hitcount:sort=hitcount:size=2048");
+	free(t);
+	kp_kver_set("5.10.0-35-amd64");
+	t = parse_ok("hist:keys=common_stacktrace");
+	ck_assert_str_eq(t->text, "hist:keys=stacktrace:vals=hitcount:sort=hitcount:size=2048");
+	free(t);
+	kp_kver_set("6.1.0");
 	/* What the module is sent. */
 	t = parse_ok("hist:keys=nr.buckets=0x10,common_pid.execname,path:vals=len.max:pause");
 	ck_assert_uint_eq(t->hist.nkeys, 3);
@@ -206,6 +222,11 @@ START_TEST(test_hist_errors)
 	parse_bad("hist:keys=nr,nr.bucket=x", "Invalid field modifier", 23);
 	parse_bad("hist:keys=nr,nr.bucketsx", "Invalid field modifier", 23);
 	parse_bad("hist:keys=nr.execname", "Invalid field modifier", 13);
+	/* A value takes no .log2, .buckets, .sym or .sym-offset: caret at its name. */
+	parse_bad("hist:keys=nr:vals=len.log2", "Invalid field modifier", 18);
+	parse_bad("hist:keys=nr:vals=hitcount,len.buckets=10", "Invalid field modifier", 27);
+	parse_bad("hist:keys=nr:vals=len.sym", "Invalid field modifier", 18);
+	parse_bad("hist:keys=nr:vals=len.sym-offset", "Invalid field modifier", 18);
 	parse_bad("hist:keys=nr:sort=nosuch", "Sort field must be a key or a val", 18);
 	parse_bad("hist:keys=nr:sort=nr.up", "Invalid sort modifier", 21);
 	parse_bad("hist:keys=nr:sort=", "Empty assignment", 13);
@@ -292,6 +313,36 @@ START_TEST(test_hist_show)
 	s = show("hist:keys=nr.buckets=4:sort=hitcount.descending", 3, keys, hits, NULL);
 	ck_assert_msg(strstr(s, "\n{ nr: ~ 3-6 } hitcount:          7\n{ nr: ~ 5-8 } hitcount:          2\n"), "%s", s);
 	free(s);
+}
+END_TEST
+
+/*
+ * Ties in the kernel's order: ten keys of 3 hits, sorted by hitcount.  The
+ * orders are what 6.1's and 6.12's tracing_map_sort_entries() leave (their
+ * lib/sort.c run on the same entries).
+ */
+START_TEST(test_hist_ties)
+{
+	const uint64_t keys[] = { 7000004, 7000000, 7000009, 7000001, 7000008,
+				  7000002, 7000007, 7000003, 7000006, 7000005 };
+	const uint64_t hits[] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+	const char *v61 = "7000001 7000002 7000003 7000004 7000005 7000006 7000007 7000008 7000009 7000000 ";
+	const char *v612 = "7000001 7000003 7000004 7000005 7000006 7000007 7000008 7000009 7000002 7000000 ";
+	const char *rel[] = { "6.1.0-56-amd64", "6.12.57+deb13-amd64" };
+	char got[128], *s, *p;
+	size_t len;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		kp_kver_set(rel[i]);
+		s = show("hist:keys=nr", 10, keys, hits, NULL);
+		len = 0;
+		for (p = s; (p = strstr(p, "{ nr:    700")); p += 12)
+			len += snprintf(got + len, sizeof(got) - len, "%.7s ", p + 9);
+		ck_assert_str_eq(got, i ? v612 : v61);
+		free(s);
+	}
+	kp_kver_set("6.1.0");
 }
 END_TEST
 
@@ -420,6 +471,7 @@ static Suite *trigger_suite(void)
 	tcase_add_test(tc, test_hist_errors);
 	tcase_add_test(tc, test_hist_named_mismatch);
 	tcase_add_test(tc, test_hist_show);
+	tcase_add_test(tc, test_hist_ties);
 	tcase_add_test(tc, test_hist_graph);
 	tcase_add_test(tc, test_hist_json);
 	suite_add_tcase(s, tc);

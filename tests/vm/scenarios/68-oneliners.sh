@@ -57,8 +57,8 @@ expect_rc 0 kpmod del rdret rdlat
 expect_rc 0 kpmod trigger rd 'hist:keys=stacktrace if comm == "dd"'
 work
 expect_rc 0 kpmod hist rd
-grep -A 1 '^{ stacktrace:' /tmp/.out | grep -q '^         vfs_read+0x' || fail "the stack does not start at vfs_read"
-grep -A 16 '^{ stacktrace:' /tmp/.out | grep -q 'sys_read+' || fail "no stack through the read syscall"
+grep -E -A 1 '^\{ (common_)?stacktrace:' /tmp/.out | grep -q '^         vfs_read+0x' || fail "the stack does not start at vfs_read"
+grep -E -A 16 '^\{ (common_)?stacktrace:' /tmp/.out | grep -q 'sys_read+' || fail "no stack through the read syscall"
 expect_grep '^} hitcount:        150$'
 expect_rc 0 kpmod trigger rd '!hist:keys=stacktrace if comm == "dd"'
 

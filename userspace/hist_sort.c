@@ -9,8 +9,9 @@
  *     way of closing the last run),
  * each step with the kernel's sort(): a bottom-up heapsort, not stable, so
  * entries equal on every sort field keep whatever order the heap leaves.
- * Its algorithm changed in 6.9 (two elements popped per step): the running
- * kernel's version picks which one (kver.h).
+ * Its algorithm changed in 2024 (two elements popped per step; taken as
+ * from 6.9, checked on 6.1 and 6.12 only): the running kernel's version
+ * picks which one (kver.h).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,11 @@
-# Probes everywhere.  KPMOD_EVERYWHERE_COUNT (100 here; 1,000 in `make
+# Probes everywhere.  KPMOD_EVERYWHERE_COUNT (100 here; 1,016 in `make
 # stress`) kernel functions picked at random from kallsyms -- text symbols
 # with a name vmlinux gives nothing else, minus the kprobes blacklist, the
-# compiler's .cold/.isra copies and the __init code freed after boot --
-# added in batches of 50 (when the kernel refuses one, the batch goes again
-# without it), enabled together under a workload, disabled and removed.
+# compiler's .cold/.isra copies, the padding in front of functions (6.12
+# x86_64's __pfx_ and __cfi_ symbols) and the __init code freed after boot --
+# added in batches of up to 50 (when the kernel refuses one, the batch goes
+# again without it and the next candidate takes its place, so exactly that
+# many are probed), enabled together under a workload, disabled and removed.
 # Then probes on what kpmod's own handler calls (memcpy,
 # copy_from_kernel_nofault, strncpy_from_user_nofault,
 # ktime_get_mono_fast_ns, irq_work_queue, kpmod's ring and fetch
@@ -26,11 +28,12 @@ awk -v seed="$seed" -v init="$init" '
 	BEGIN { split(init, ie, " ") }
 	NR == FNR { bl[$1] = 1; next }
 	NF == 3 { seen[$3]++ }
-	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && !($3 in bl) &&
+	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && $3 !~ /^__(pfx|cfi)_/ && !($3 in bl) &&
 		!($1 >= ie[1] && $1 < ie[2]) { text[$3] = 1 }
 	END { srand(seed); for (s in text) if (seen[s] == 1) print rand() "\t" s }' \
-	/tmp/blacklist /proc/kallsyms | sort -n | head -n "$n" | cut -f2 >/tmp/funcs
-[ "$(wc -l </tmp/funcs)" -eq "$n" ] || fail "only $(wc -l </tmp/funcs) candidate functions"
+	/tmp/blacklist /proc/kallsyms | sort -n | cut -f2 >/tmp/funcs
+ncand=$(wc -l </tmp/funcs)
+[ "$ncand" -ge "$n" ] || fail "only $ncand candidate functions"
 # refused_by_kernel: the last add was refused as kprobe_events refuses what
 # the kernel will not probe (error_log's "Failed to register the probe",
 # exit 16 + its number), not for anything else.
@@ -59,14 +62,20 @@ add_batch() {
 	done
 	: >/tmp/batch
 }
-while read -r f; do
-	i=$((i + 1))
-	echo "p:ev/f$i $f" >>/tmp/batch
-	[ $((i % 50)) -ne 0 ] || add_batch
-done </tmp/funcs
-add_batch
-note "$added probes added, $refused refused by the kernel, by $(cut -d. -f1 /proc/uptime) s of uptime"
-[ "$added" -ge $((n / 2)) ] || fail "fewer than half the functions took a probe"
+# Batches of the next candidates, as many as are still missing (at most
+# 50), until n are probed or the candidates run out.
+while [ "$added" -lt "$n" ] && [ "$i" -lt "$ncand" ]; do
+	want=$((n - added))
+	[ "$want" -le 50 ] || want=50
+	tail -n "+$((i + 1))" /tmp/funcs | head -n "$want" >/tmp/next
+	while read -r f; do
+		i=$((i + 1))
+		echo "p:ev/f$i $f" >>/tmp/batch
+	done </tmp/next
+	add_batch
+done
+note "$added probes added, $refused refused by the kernel, $i candidates tried, by $(cut -d. -f1 /proc/uptime) s of uptime"
+[ "$added" -eq "$n" ] || fail "only $added of $n functions took a probe"
 expect_rc 0 kpmod enable 'ev/*'
 # A workload that crosses much of the kernel.
 for k in 1 2 3; do

@@ -16,7 +16,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "Shows the loaded module's version, architecture, kernel, CPUs,\n"
 	  "the number of probes registered and the buffer settings.\n" },
 	{ "add", kp_cmd_add, "add probes (kprobe_events syntax)",
-	  "usage: kpmod add [--enable] [--filter EXPR] [-f FILE] [--] DEF... | -\n"
+	  "usage: kpmod add [--enable] [--filter EXPR] [--dry-run [--arch ARCH]] [-f FILE] [--] DEF... | -\n"
 	  "Adds probes defined as for kprobe_events:\n"
 	  "  p[:[GRP/]EVENT] [MOD:]SYM[+OFFS]|MEMADDR [FETCHARGS]\n"
 	  "  r[MAXACTIVE][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]\n"
@@ -32,7 +32,13 @@ const struct kp_cmd kp_cmds[] = {
 	  "filter --help) from its first hit.\n"
 	  "New probes start disabled unless --enable. A call adds every probe\n"
 	  "or none. An invalid definition is shown with a caret under the\n"
-	  "offending token and exits with 16 + the error's number.\n" },
+	  "offending token (after FILE:LINE: for -f) and exits with 16 + the\n"
+	  "error's number.\n"
+	  "--dry-run checks every definition (and --filter) without the module\n"
+	  "and sends nothing: for ARCH (x86_64 or arm64; default this machine's),\n"
+	  "symbols against this machine's /proc/kallsyms when it is readable and\n"
+	  "of that arch, naming near matches of an unknown one. Every error is\n"
+	  "reported; the exit code is the first one's.\n" },
 	{ "del", kp_cmd_del, "delete probes",
 	  "usage: kpmod del EVENT|GROUP/EVENT|-:EVENT ...\n"
 	  "Deletes probes. An enabled probe must be disabled first, as in\n"

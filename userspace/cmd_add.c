@@ -5,8 +5,12 @@
  * Every definition is parsed and checked before anything is sent; then
  * they are added in order, and if the module refuses one, those this call
  * added are deleted again: a call adds all its probes or none.
+ *
+ * kpmod add --dry-run [--arch ARCH] ... parses and checks them without the
+ * module (on a build host, in a fleet's CI) and reports every error.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netlink/genl/genl.h>
@@ -23,6 +27,8 @@
 
 struct kp_def_item {
 	char *text;
+	const char *src;	/* the file it came from, or NULL */
+	unsigned int line;	/* its line there */
 	enum kp_def_op op;
 	struct kp_probe_def def;
 };
@@ -64,7 +70,8 @@ static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 	return found > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
 }
 
-static int kp_defs_push(struct kp_defs *d, const char *line)
+static int kp_defs_push(struct kp_defs *d, const char *line, const char *src,
+			unsigned int lineno)
 {
 	struct kp_def_item *grown;
 	const char *s = line;
@@ -93,7 +100,7 @@ static int kp_defs_push(struct kp_defs *d, const char *line)
 		return -ENOMEM;
 	}
 	d->items = grown;
-	d->items[d->n].text = copy;
+	d->items[d->n] = (struct kp_def_item){ .text = copy, .src = src, .line = lineno };
 	d->n++;
 	return 0;
 }
@@ -110,6 +117,8 @@ static void kp_defs_free(struct kp_defs *d)
 static int kp_defs_read(struct kp_defs *d, const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *src = strcmp(path, "-") ? path : "<stdin>";
+	unsigned int lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	int ret = 0;
@@ -119,7 +128,7 @@ static int kp_defs_read(struct kp_defs *d, const char *path)
 		return KP_EXIT_ERROR;
 	}
 	while (getline(&line, &cap, f) > 0)
-		if (kp_defs_push(d, line))
+		if (kp_defs_push(d, line, src, ++lineno))
 			ret = KP_EXIT_ERROR;
 	free(line);
 	if (f != stdin)
@@ -148,6 +157,35 @@ static unsigned int kp_pos_of_symbol(const char *text)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	return p - text;
+}
+
+/*
+ * A definition that does not parse: error_log's three lines, "FILE:LINE:"
+ * in front when it came from a file, and when the symbol is unknown and
+ * kallsyms was read, the nearest names.
+ */
+static void kp_report_parse_err(const struct kp_def_item *it, const struct kp_parse_err *pe,
+				const struct kp_lazy_ksyms *lk)
+{
+	static const char unknown[] = "Unknown symbol: ";
+	char where[PATH_MAX + 16], near[512];
+	const char *name = NULL, *types = NULL;
+
+	if (it->src)
+		snprintf(where, sizeof(where), "%s:%u", it->src, it->line);
+	kp_format_parse_err_at(stderr, it->src ? where : NULL, it->text, pe);
+	if (lk->state != 1)
+		return;
+	/* A probed function is text; @SYM may be any symbol. */
+	if (pe->code == KP_E_BAD_PROBE_ADDR && it->def.symbol[0] && !it->def.module[0]) {
+		name = it->def.symbol;
+		types = "tT";
+	} else if (pe->code == KP_E_UNKNOWN_SYMBOL &&
+		   !strncmp(pe->msg, unknown, sizeof(unknown) - 1)) {
+		name = pe->msg + sizeof(unknown) - 1;
+	}
+	if (name && kp_ksyms_near(&lk->ks, name, types, 3, near, sizeof(near)))
+		fprintf(stderr, "  did you mean %s?\n", near);
 }
 
 static int kp_report_kernel_error(const char *text, const struct kp_err *e)
@@ -340,6 +378,72 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable, const char
 	return ret;
 }
 
+/* In a dry run a symbol kallsyms cannot tell about is taken as it is. */
+static int kp_resolve_dry(const char *sym, uint64_t *addr, void *ctx)
+{
+	int r = kp_resolve(sym, addr, ctx);
+
+	if (r == KP_RESOLVE_UNAVAIL)
+		*addr = 0;
+	return r == KP_RESOLVE_UNAVAIL ? KP_RESOLVE_OK : r;
+}
+
+static int kp_resolve_none(const char *sym, uint64_t *addr, void *ctx)
+{
+	(void)sym;
+	(void)ctx;
+	*addr = 0;
+	return KP_RESOLVE_OK;
+}
+
+/*
+ * --dry-run: every definition parsed for @arch_name (default: this
+ * machine's), symbols checked against this machine's kallsyms when it is
+ * readable and of that arch, the --filter compiled for each; every error
+ * reported, the exit code the first one's.  Nothing reaches the module.
+ */
+static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *filter)
+{
+	const struct kp_arch *arch = arch_name ? kp_arch_by_name(arch_name) : kp_arch_native();
+	struct kp_lazy_ksyms lk = { 0 };
+	struct kp_parse_err pe;
+	unsigned int i, bad = 0;
+	int ret = 0, r;
+
+	if (!arch) {
+		fprintf(stderr, "kpmod: add: --arch '%s': x86_64 or arm64\n",
+			arch_name ? arch_name : "(this machine's)");
+		return KP_EXIT_USAGE;
+	}
+	for (i = 0; i < d->n; i++) {
+		struct kp_def_item *it = &d->items[i];
+		struct kp_filter_code code = { 0 };
+
+		if (kp_parse_def(it->text, arch,
+				 arch == kp_arch_native() ? kp_resolve_dry : kp_resolve_none,
+				 &lk, &it->op, &it->def, &pe)) {
+			kp_report_parse_err(it, &pe, &lk);
+			r = KP_EXIT_DEF_BASE + pe.code;
+		} else if (filter && it->op == KP_DEF_ADD) {
+			r = kp_add_filter(it, filter, &code);
+			kp_filter_code_free(&code);
+		} else {
+			r = 0;
+		}
+		bad += !!r;
+		if (!ret)
+			ret = r;
+	}
+	kp_ksyms_free(&lk.ks);
+	if (bad)
+		fprintf(stderr, "kpmod: add: dry run: %u of %u definitions refused; nothing sent\n",
+			bad, d->n);
+	else
+		fprintf(stderr, "kpmod: add: dry run: %u definition%s valid for %s; nothing sent\n",
+			d->n, d->n == 1 ? "" : "s", arch->name);
+	return ret;
+}
+
 int kp_cmd_add(int argc, char **argv)
 {
 	const struct kp_arch *arch;
@@ -348,8 +452,8 @@ int kp_cmd_add(int argc, char **argv)
 	struct kp_status st;
 	struct kp_parse_err pe;
 	struct kp_nl nl;
-	bool enable = false, opts_done = false;
-	const char *filter = NULL;
+	bool enable = false, opts_done = false, dry_run = false;
+	const char *filter = NULL, *arch_name = NULL;
 	unsigned int i;
 	int ret = 0;
 
@@ -371,6 +475,17 @@ int kp_cmd_add(int argc, char **argv)
 			filter = argv[i];
 		} else if (!opts_done && !strncmp(a, "--filter=", 9)) {
 			filter = a + 9;
+		} else if (!opts_done && !strcmp(a, "--dry-run")) {
+			dry_run = true;
+		} else if (!opts_done && !strcmp(a, "--arch")) {
+			if (++i == (unsigned int)argc) {
+				fprintf(stderr, "kpmod: add: --arch needs x86_64 or arm64\n");
+				ret = KP_EXIT_USAGE;
+				goto out;
+			}
+			arch_name = argv[i];
+		} else if (!opts_done && !strncmp(a, "--arch=", 7)) {
+			arch_name = a + 7;
 		} else if (!opts_done && (!strcmp(a, "-f") || !strcmp(a, "--file"))) {
 			if (++i == (unsigned int)argc) {
 				fprintf(stderr, "kpmod: add: %s needs a FILE\n", a);
@@ -388,7 +503,7 @@ int kp_cmd_add(int argc, char **argv)
 			fprintf(stderr, "kpmod: add: unknown option '%s' (definitions that start with '-' go after --)\n",
 				a);
 			ret = KP_EXIT_USAGE;
-		} else if (kp_defs_push(&d, a)) {
+		} else if (kp_defs_push(&d, a, NULL, 0)) {
 			ret = KP_EXIT_ERROR;
 		}
 		if (ret)
@@ -400,6 +515,15 @@ int kp_cmd_add(int argc, char **argv)
 		goto out;
 	}
 
+	if (arch_name && !dry_run) {
+		fprintf(stderr, "kpmod: add: --arch is for --dry-run (the module's arch is used)\n");
+		ret = KP_EXIT_USAGE;
+		goto out;
+	}
+	if (dry_run) {
+		ret = kp_add_dry_run(&d, arch_name, filter);
+		goto out;
+	}
 	ret = kp_session_open("add", &nl, &st);
 	if (ret)
 		goto out;
@@ -415,7 +539,7 @@ int kp_cmd_add(int argc, char **argv)
 
 		if (kp_parse_def(it->text, arch, kp_resolve, &lk, &it->op,
 				 &it->def, &pe)) {
-			kp_format_parse_err(stderr, it->text, &pe);
+			kp_report_parse_err(it, &pe, &lk);
 			ret = KP_EXIT_DEF_BASE + pe.code;
 			goto close;
 		}

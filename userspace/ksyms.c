@@ -239,6 +239,75 @@ int kp_ksyms_snprint_name(const struct kp_ksyms *k, uint64_t addr, char *buf, si
 	return snprintf(buf, len, "%s", s->name);
 }
 
+/* Names longer than this are never offered as near matches. */
+#define KP_NEAR_NAME_MAX 128
+
+/* Levenshtein distance of @a and @b, or @bound + 1 once it must exceed @bound. */
+static unsigned int kp_edit_distance(const char *a, const char *b, unsigned int bound)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int row[KP_NEAR_NAME_MAX + 1], diag, up, best;
+
+	if (la > KP_NEAR_NAME_MAX || lb > KP_NEAR_NAME_MAX ||
+	    (la > lb ? la - lb : lb - la) > bound)
+		return bound + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > bound)
+			return bound + 1;
+	}
+	return row[lb];
+}
+
+
+#define KP_NEAR_MAX 8
+
+unsigned int kp_ksyms_near(const struct kp_ksyms *k, const char *name, const char *types,
+			   unsigned int max, char *out, size_t outsz)
+{
+	unsigned int bound = 1 + strlen(name) / 5, d, n = 0, i;
+	size_t found[KP_NEAR_MAX], s, len = 0;
+
+	if (max > KP_NEAR_MAX)
+		max = KP_NEAR_MAX;
+	/* A pass per distance, nearest first, until @max names. */
+	for (d = 1; d <= bound && n < max; d++) {
+		for (s = 0; s < k->nsyms && n < max; s++) {
+			const struct kp_sym *y = &k->syms[s];
+
+			if (y->mod || (types && !strchr(types, y->type)) ||
+			    kp_edit_distance(name, y->name, d) != d)
+				continue;
+			/* A name several symbols share counts once. */
+			for (i = 0; i < n && strcmp(k->syms[found[i]].name, y->name); i++)
+				;
+			if (i == n)
+				found[n++] = s;
+		}
+	}
+	if (outsz)
+		out[0] = '\0';
+	for (i = 0; i < n && len < outsz; i++)
+		len += snprintf(out + len, outsz - len, "%s%s",
+				!i ? "" : i + 1 == n ? " or " : ", ", k->syms[found[i]].name);
+	return n;
+}
+
 int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		  uint64_t *addr)
 {

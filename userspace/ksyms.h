@@ -35,6 +35,15 @@ struct kp_ksyms {
 /* Loads @path (NULL: /proc/kallsyms).  Returns 0 or -errno. */
 int kp_ksyms_load_file(struct kp_ksyms *k, const char *path);
 
+/*
+ * Up to @max names of @k's core kernel symbols whose nm letter is one of
+ * @types (NULL: any) nearest to @name (edit distance at most 1 +
+ * strlen(@name) / 5, nearest first, then in table order), for "did you
+ * mean" hints: written to @out as "a, b or c".  Returns how many.
+ */
+unsigned int kp_ksyms_near(const struct kp_ksyms *k, const char *name, const char *types,
+			   unsigned int max, char *out, size_t outsz);
+
 /* Loads a copy of kallsyms text (@len bytes, need not end in NUL). */
 int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len);
 

@@ -259,11 +259,18 @@ static int set_err(struct kp_parse_err *err, int code, size_t pos,
 void kp_format_parse_err(FILE *f, const char *text,
 			 const struct kp_parse_err *err)
 {
+	kp_format_parse_err_at(f, NULL, text, err);
+}
+
+void kp_format_parse_err_at(FILE *f, const char *where, const char *text,
+			    const struct kp_parse_err *err)
+{
 	const char *prefix = "  Command: ";
 	const char *p;
 	unsigned int i;
 
-	fprintf(f, "kpmod: error: %s\n%s", err->msg, prefix);
+	fprintf(f, "kpmod: %s%serror: %s\n%s", where ? where : "", where ? ": " : "",
+		err->msg, prefix);
 	/* Blanks as spaces, so that the caret stays under its byte. */
 	for (p = text; *p; p++)
 		fputc(isspace((unsigned char)*p) ? ' ' : *p, f);

@@ -210,6 +210,10 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 void kp_format_parse_err(FILE *f, const char *text,
 			 const struct kp_parse_err *err);
 
+/* The same, "kpmod: WHERE: error: …" (e.g. "probes.conf:3"); @where may be NULL. */
+void kp_format_parse_err_at(FILE *f, const char *where, const char *text,
+			    const struct kp_parse_err *err);
+
 /* The name of a type ("u32", "string", "b3@4/32" prints "bitfield"). */
 const char *kp_type_name(uint32_t type);
 

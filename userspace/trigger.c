@@ -508,8 +508,17 @@ static int kp_trigger_hist(const char *param, const struct kp_filter_fields *ff,
 		break;
 	}
 	if (p) {
+		/*
+		 * The kernel strips the ends of "if FILTER" and splits the
+		 * "if" off at its first blank: blanks after that stay in the
+		 * filter as listed (and as matched on removal).
+		 */
+		char *filter = p + 3, *end = filter + strlen(filter);
+
+		while (end > filter && isspace((unsigned char)end[-1]))
+			*--end = '\0';
 		p[-1] = '\0';
-		snprintf(t->filter, sizeof(t->filter), "%s", kp_strim(p + 2));
+		snprintf(t->filter, sizeof(t->filter), "%s", filter);
 		trigger = kp_strim(trigger);
 	}
 	ret = kp_hist_parse(&c, trigger, &t->hist);

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "exitcode.h"
+#include "probe_def.h"
 #include "recfile.h"
 #include "suites.h"
 
@@ -40,6 +41,53 @@ static int run_main(char *out, size_t outsz, char *err, size_t errsz,
 	fclose(e);
 	return ret;
 }
+
+/*
+ * add --dry-run: no module; every definition checked for the arch asked
+ * (arm64 here, so no kallsyms of this machine takes part), every error
+ * reported with FILE:LINE, the exit code the first one's.
+ */
+START_TEST(add_dry_run_checks_without_the_module)
+{
+	char out[512], err[4096], path[] = "/tmp/kpmod-dry-XXXXXX";
+	char *ok[] = { "kpmod", "add", "--dry-run", "--arch", "arm64",
+		       "p:a/b vfs_read %x0 s=+0($arg2):ustring", "r:a/c vfs_read $retval",
+		       "-:a/d", NULL };
+	char *bad[] = { "kpmod", "add", "--dry-run", "--arch=arm64", "p:a/b vfs_read %ax",
+			"p:a/c vfs_read +0(%x0):u33", NULL };
+	char *file[] = { "kpmod", "add", "--dry-run", "--arch", "x86_64", "-f", path, NULL };
+	char *filt[] = { "kpmod", "add", "--dry-run", "--arch", "arm64", "--filter", "n >",
+			 "p:a/b vfs_read n=$arg3", NULL };
+	char *arch[] = { "kpmod", "add", "--dry-run", "--arch", "sparc", "p:a vfs_read", NULL };
+	char *noarg[] = { "kpmod", "add", "--arch", "arm64", "p:a vfs_read", NULL };
+	FILE *f;
+	int fd;
+
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 8, ok), 0);
+	ck_assert_msg(strstr(err, "3 definitions valid for arm64; nothing sent"), "%s", err);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 6, bad), 16 + KP_E_OTHER_ARCH_REG);
+	ck_assert_msg(strstr(err, "kpmod: error: %ax: x86_64 register, not valid on arm64\n"
+				  "  Command: p:a/b vfs_read %ax\n"
+				  "                          ^\n"), "%s", err);
+	ck_assert_msg(strstr(err, "  Command: p:a/c vfs_read +0(%x0):u33\n"), "%s", err);
+	ck_assert_msg(strstr(err, "2 of 2 definitions refused; nothing sent"), "%s", err);
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert(f);
+	fputs("p:a/b vfs_read\n\n# a comment\np:a/c vfs_read %bogus\n", f);
+	fclose(f);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 7, file), 16 + KP_E_BAD_REG_NAME);
+	ck_assert_msg(strstr(err, ":4: error: Invalid register name\n"), "%s", err);
+	ck_assert_msg(strstr(err, path), "%s", err);
+	unlink(path);
+
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 8, filt), KP_EXIT_BADFILTER);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 6, arch), KP_EXIT_USAGE);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 5, noarg), KP_EXIT_USAGE);
+}
+END_TEST
 
 START_TEST(every_command_is_found_and_documented)
 {
@@ -208,6 +256,7 @@ static Suite *cli_suite(void)
 	TCase *tc = tcase_create("commands");
 
 	tcase_add_test(tc, every_command_is_found_and_documented);
+	tcase_add_test(tc, add_dry_run_checks_without_the_module);
 	tcase_add_test(tc, wants_help_stops_at_double_dash);
 	tcase_add_test(tc, no_arguments_is_a_usage_error);
 	tcase_add_test(tc, unknown_command_names_it);

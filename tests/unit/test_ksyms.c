@@ -76,6 +76,31 @@ START_TEST(names_print_like_percent_ps_no_offset)
 }
 END_TEST
 
+/* "did you mean": the nearest core symbols of the letters asked, each once. */
+START_TEST(near_names_for_hints)
+{
+	struct kp_ksyms k;
+	char buf[256];
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
+	ck_assert_uint_eq(kp_ksyms_near(&k, "do_sys_opnat2", "tT", 3, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "do_sys_openat2");
+	/* foo_init is a module's: never offered. */
+	ck_assert_uint_eq(kp_ksyms_near(&k, "foo_int", NULL, 3, buf, sizeof(buf)), 0);
+	/* "dup" twice (core and module) counts once; _stext one edit away too. */
+	ck_assert_uint_eq(kp_ksyms_near(&k, "dupe", "tT", 3, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "dup");
+	ck_assert_uint_eq(kp_ksyms_near(&k, "_etxt", "tT", 3, buf, sizeof(buf)), 2);
+	ck_assert_str_eq(buf, "_etext or _stext");
+	/* secondary_startup_64 is a 't': not offered for "T" alone. */
+	ck_assert_uint_eq(kp_ksyms_near(&k, "secondary_startup_6", "T", 3, buf, sizeof(buf)), 0);
+	ck_assert_uint_eq(kp_ksyms_near(&k, "secondary_startup_6", NULL, 3, buf, sizeof(buf)), 1);
+	ck_assert_uint_eq(kp_ksyms_near(&k, "completely_else", NULL, 3, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "");
+	kp_ksyms_free(&k);
+}
+END_TEST
+
 START_TEST(names_resolve_core_first)
 {
 	struct kp_ksyms k;
@@ -152,6 +177,7 @@ static Suite *ksyms_suite(void)
 	tcase_add_test(tc, addresses_print_like_percent_ps);
 	tcase_add_test(tc, names_print_like_percent_ps_no_offset);
 	tcase_add_test(tc, names_resolve_core_first);
+	tcase_add_test(tc, near_names_for_hints);
 	tcase_add_test(tc, zeroed_kallsyms_degrade_to_hex);
 	tcase_add_test(tc, proc_kallsyms_round_trips);
 	tcase_set_timeout(tc, 30);

@@ -143,6 +143,10 @@ START_TEST(test_hist_text)
 	       "hist:keys=len.sym-offset,__probe_ip.sym:vals=hitcount,len.max,len.min:sort=hitcount:size=2048 [active]\n");
 	listed("hist:keys=nr:vals=len.avg", "hist:keys=nr:vals=hitcount,len.avg:sort=hitcount:size=2048 [active]\n");
 	/* name= first, as the kernel prints it, wherever it was written. */
+	/* A hist keeps the blanks after its "if", as the kernel lists them. */
+	listed("hist:keys=nr if   nr == 1 \t",
+	       "hist:keys=nr:vals=hitcount:sort=hitcount:size=2048 if   nr == 1 [active]\n");
+	listed("hist:keys=nr if\tnr == 1", "hist:keys=nr:vals=hitcount:sort=hitcount:size=2048 if nr == 1 [active]\n");
 	listed("hist:keys=nr:size=256:name=sz if nr > 1",
 	       "hist:name=sz:keys=nr:vals=hitcount:sort=hitcount:size=256 if nr > 1 [active]\n");
 	t = parse_ok("hist:keys=nr:name=sz");

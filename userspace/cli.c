@@ -7,10 +7,12 @@
 
 const struct kp_cmd kp_cmds[] = {
 	{ "version", kp_cmd_version, "print the CLI's and the module's versions",
-	  "usage: kpmod version\n"
-	  "Prints the version of this CLI and of the loaded module, and the\n"
-	  "uapi version each speaks. Exits 3 when the module is not loaded,\n"
-	  "6 when the two uapi versions differ.\n" },
+	  "usage: kpmod version [--module]   (also: kpmod --version)\n"
+	  "Prints the version of this CLI and the uapi version it speaks, then\n"
+	  "the loaded module's, if it can be asked (root). Without the module it\n"
+	  "says why on stderr and exits 0; with --module it exits as other\n"
+	  "commands do: 3 when the module is not loaded, 4 without the\n"
+	  "privileges, 6 when the two uapi versions differ.\n" },
 	{ "status", kp_cmd_status, "show the module's state",
 	  "usage: kpmod status\n"
 	  "Shows the loaded module's version, architecture, kernel, CPUs,\n"
@@ -104,6 +106,17 @@ const struct kp_cmd kp_cmds[] = {
 	  "from 64K to 256M (default 1M). discard (default) drops new events\n"
 	  "when a ring is full and counts them; overwrite keeps the newest.\n"
 	  "Refused while a probe is enabled or a reader has a ring open.\n" },
+	{ "funcs", kp_cmd_funcs, "list the functions a probe can go on",
+	  "usage: kpmod funcs [--json] [GLOB]\n"
+	  "Lists, sorted, the kernel's functions a probe can go on (as perf\n"
+	  "probe --funcs does), from /proc/kallsyms: text symbols whose name\n"
+	  "nothing else in the kernel (or in their module) has, minus the kprobes\n"
+	  "blacklist (debugfs), compiler-made copies (names with '.'), the\n"
+	  "padding symbols (__pfx_, __cfi_) and __init code gone after boot. A\n"
+	  "module's function prints as MOD:NAME. GLOB (fnmatch) selects by name\n"
+	  "or MOD:NAME; when it matches nothing, exits 1. Needs no module. Run\n"
+	  "as root: kallsyms' addresses and the blacklist are root's. --json\n"
+	  "prints one JSON array of the names.\n" },
 	{ "trace", kp_cmd_trace, "stream events as ftrace's trace text or JSON",
 	  "usage: kpmod trace [--json] [-o FILE] [--duration SECONDS] [--count N]\n"
 	  "Prints events from every CPU, merged in timestamp order, one line each\n"
@@ -194,6 +207,9 @@ int kp_main(int argc, char **argv)
 		kp_print_usage(stdout);
 		return KP_EXIT_OK;
 	}
+	/* kpmod --version: kpmod version. */
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return kp_cmd_find("version")->run(argc - 1, argv + 1);
 	cmd = kp_cmd_find(argv[1]);
 	if (!cmd) {
 		fprintf(stderr, "kpmod: unknown command '%s' (try 'kpmod --help')\n",

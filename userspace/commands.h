@@ -21,5 +21,6 @@ int kp_cmd_trace(int argc, char **argv);
 int kp_cmd_record(int argc, char **argv);
 int kp_cmd_report(int argc, char **argv);
 int kp_cmd_snapshot(int argc, char **argv);
+int kp_cmd_funcs(int argc, char **argv);
 
 #endif

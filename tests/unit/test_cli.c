@@ -89,6 +89,27 @@ START_TEST(add_dry_run_checks_without_the_module)
 }
 END_TEST
 
+/* kpmod --version and kpmod version: the CLI's, module or not (none here). */
+START_TEST(version_needs_no_module)
+{
+	char out[512], err[512], want[64];
+	char *dash[] = { "kpmod", "--version", NULL };
+	char *cmd[] = { "kpmod", "version", NULL };
+	char *module[] = { "kpmod", "version", "--module", NULL };
+	char *extra[] = { "kpmod", "version", "now", NULL };
+
+	snprintf(want, sizeof(want), "kpmod %s (uapi %u)\n", KPMOD_VERSION, KPMOD_UAPI_VERSION);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 2, dash), 0);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 2, cmd), 0);
+	ck_assert_str_eq(out, want);
+	/* Asked for the module, which no kernel of this machine has loaded. */
+	ck_assert_int_ne(run_main(out, sizeof(out), err, sizeof(err), 3, module), 0);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, extra), KP_EXIT_USAGE);
+}
+END_TEST
+
 START_TEST(every_command_is_found_and_documented)
 {
 	unsigned int i;
@@ -256,6 +277,7 @@ static Suite *cli_suite(void)
 	TCase *tc = tcase_create("commands");
 
 	tcase_add_test(tc, every_command_is_found_and_documented);
+	tcase_add_test(tc, version_needs_no_module);
 	tcase_add_test(tc, add_dry_run_checks_without_the_module);
 	tcase_add_test(tc, wants_help_stops_at_double_dash);
 	tcase_add_test(tc, no_arguments_is_a_usage_error);

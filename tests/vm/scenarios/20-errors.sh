@@ -1,10 +1,17 @@
-# Without the module: documented error and exit code 3.  Non-root: refused
+# Without the module: documented error and exit code 3 (kpmod version
+# still prints the CLI's).  Non-root: refused
 # by the module (exit code 4) with the error shown.  Bad parameters refused.
 . "$KPMOD_LIB"
 
 expect_rc 3 kpmod status
 expect_grep "kpmod: status: the kpmod module is not loaded"
-expect_rc 3 kpmod version
+# version: the CLI's without the module, exit 0; exit 3 when asked for it.
+expect_rc 0 kpmod version
+expect_grep "^kpmod [0-9.]* (uapi $KPMOD_UAPI)$"
+expect_grep "not loaded"
+expect_rc 0 kpmod --version
+expect_grep "^kpmod [0-9.]* (uapi $KPMOD_UAPI)$"
+expect_rc 3 kpmod version --module
 expect_grep "not loaded"
 expect_rc 2 kpmod no-such-command
 expect_grep "unknown command"

@@ -20,7 +20,7 @@ while IFS= read -r cmd; do
 	fi
 	n=$((n + 1))
 done <<'CMDS'
-version
+version --module
 status
 list
 stat
@@ -36,6 +36,10 @@ record -o /tmp/u.kpm --duration 1
 snapshot
 CMDS
 note "$n commands refused to a user${userns:+ and to a user namespace}"
+# version without --module: the CLI's version, the module's refusal said.
+expect_rc 0 as_user "kpmod version"
+expect_grep "^kpmod [0-9.]* (uapi $KPMOD_UAPI)$"
+expect_grep "permission denied"
 as_user "cat /dev/kpmod" 2>/dev/null && fail "a user opened /dev/kpmod"
 expect_rc 0 kpmod-ringtest privdrop uid
 if [ -n "$userns" ]; then

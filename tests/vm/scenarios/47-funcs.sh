@@ -1,0 +1,63 @@
+# kpmod funcs, without the module and then with it: the kernel's functions
+# it lists are exactly those the rules give when computed here
+# independently (awk on /proc/kallsyms and the kprobes blacklist: text
+# symbols with a name nothing else in vmlinux has, not blacklisted, no '.'
+# or '$', no __pfx_/__cfi_ padding, not __init); a module's functions as
+# MOD:NAME; a GLOB, --json, no match (exit 1); and 30 listed functions
+# picked at random each take a probe, enabled and removed (one the kernel
+# still refuses is counted: at most 3 of the 30).
+. "$KPMOD_LIB"
+bl=/sys/kernel/debug/kprobes/blacklist
+[ -r $bl ] || skip "no kprobes blacklist in debugfs"
+kpmod funcs >/tmp/funcs.all 2>/tmp/funcs.err || { cat /tmp/funcs.err; fail "kpmod funcs exited $?"; }
+[ ! -s /tmp/funcs.err ] || { cat /tmp/funcs.err; fail "kpmod funcs warned as root"; }
+grep -v : /tmp/funcs.all | LC_ALL=C sort >/tmp/kf
+awk '{ print $2 }' $bl | sort -u >/tmp/blacklist
+init=$(awk '$3 == "_sinittext" { b = $1 } $3 == "_einittext" { e = $1 } END { print b, e }' /proc/kallsyms)
+awk -v init="$init" '
+	BEGIN { split(init, ie, " ") }
+	NR == FNR { bl[$1] = 1; next }
+	NF == 3 && $2 != "a" && $2 != "A" { seen[$3]++ }
+	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && $3 !~ /^__(pfx|cfi)_/ &&
+		!($3 in bl) && !($1 >= ie[1] && $1 < ie[2]) { text[$3] = 1 }
+	END { for (s in text) if (seen[s] == 1) print s }' /tmp/blacklist /proc/kallsyms |
+	LC_ALL=C sort >/tmp/af
+diff /tmp/af /tmp/kf >/tmp/d.txt || { head -n 40 /tmp/d.txt; fail "kpmod funcs differs from the rules ($(grep -c '^[<>]' /tmp/d.txt) lines)"; }
+note "$(wc -l </tmp/kf) functions of vmlinux, as the rules give them"
+[ "$(wc -l </tmp/kf)" -gt 10000 ] || fail "too few functions listed"
+grep -qx vfs_read /tmp/kf || fail "vfs_read is not listed"
+# Sorted, each once.
+LC_ALL=C sort -c -u /tmp/kf || fail "not sorted or not unique"
+# A module's functions (the loaded kpmod's, once loaded).
+load_kpmod
+kpmod funcs 'kpmod:*' >/tmp/.out 2>&1 || { cat /tmp/.out; fail "kpmod funcs 'kpmod:*'"; }
+grep -qx 'kpmod:kpmod_ring_reserve' /tmp/.out || { cat /tmp/.out; fail "kpmod's own functions not listed as kpmod:NAME"; }
+expect_rc 0 kpmod funcs 'vfs_rea?'
+[ "$(cat /tmp/.out)" = vfs_read ] || fail "the glob vfs_rea? gave more than vfs_read"
+expect_rc 0 kpmod funcs --json 'vfs_read'
+expect_grep '^\["vfs_read"\]$'
+expect_rc 1 kpmod funcs 'no_such_function_*'
+expect_grep "no probeable function matches 'no_such_function_\*'"
+# 30 of them, picked at random, each takes a probe.
+seed=$(date +%s)
+note "seed $seed"
+awk -v seed="$seed" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' /tmp/kf | sort -n |
+	head -n 30 | cut -f2 >/tmp/pick
+i=0 added=0
+while read -r f; do
+	i=$((i + 1))
+	if kpmod add "p:fn/f$i $f" >/tmp/o 2>&1; then
+		added=$((added + 1))
+	else
+		grep -q '^kpmod: error: Failed to register the probe: ' /tmp/o ||
+			{ cat /tmp/o; fail "$f: neither added nor refused by the kernel"; }
+		note "refused by the kernel: $f"
+	fi
+done </tmp/pick
+note "$added of 30 listed functions took a probe"
+[ "$added" -ge 27 ] || fail "only $added of 30 listed functions took a probe"
+expect_rc 0 kpmod enable 'fn/*'
+cat /proc/self/stat >/dev/null
+expect_rc 0 kpmod disable 'fn/*'
+expect_rc 0 kpmod clear
+unload_kpmod

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpmod funcs: the functions a probe can go on, as `perf probe --funcs`
+ * and `bpftrace -l 'kprobe:*'` list them, with the rules kprobe_events
+ * (and so kpmod) applies: a unique name, not blacklisted, still there.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "funcs.h"
+
+#define KP_BLACKLIST_PATH "/sys/kernel/debug/kprobes/blacklist"
+
+static int kp_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int kp_blacklist_load_buf(struct kp_blacklist *bl, const char *text, size_t len)
+{
+	const char *line = text, *end = text + len, *nl, *name, *stop, *mod, *mod_end;
+	size_t cap = 0, mod_len;
+	char **grown;
+
+	memset(bl, 0, sizeof(*bl));
+	for (; line < end; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(end - line));
+		if (!nl)
+			nl = end;
+		/* The name follows the address range and a tab (or blanks). */
+		name = memchr(line, '\t', (size_t)(nl - line));
+		if (!name)
+			name = memchr(line, ' ', (size_t)(nl - line));
+		if (!name)
+			continue;
+		while (name < nl && (*name == '\t' || *name == ' '))
+			name++;
+		if (name == nl)
+			continue;
+		/* A module's function is "NAME [MOD]", kept as MOD:NAME. */
+		for (stop = name; stop < nl && *stop != ' ' && *stop != '\t'; stop++)
+			;
+		mod = memchr(stop, '[', (size_t)(nl - stop));
+		mod_end = mod ? memchr(mod, ']', (size_t)(nl - mod)) : NULL;
+		if (bl->n == cap) {
+			cap = cap ? cap * 2 : 256;
+			grown = realloc(bl->names, cap * sizeof(*grown));
+			if (!grown)
+				goto nomem;
+			bl->names = grown;
+		}
+		mod_len = mod_end ? (size_t)(mod_end - mod - 1) : 0;
+		bl->names[bl->n] = malloc(mod_len + 1 + (size_t)(stop - name) + 1);
+		if (!bl->names[bl->n])
+			goto nomem;
+		if (mod_end)
+			sprintf(bl->names[bl->n], "%.*s:%.*s", (int)mod_len, mod + 1,
+				(int)(stop - name), name);
+		else
+			sprintf(bl->names[bl->n], "%.*s", (int)(stop - name), name);
+		bl->n++;
+	}
+	if (bl->n)
+		qsort(bl->names, bl->n, sizeof(*bl->names), kp_cmp_str);
+	return 0;
+nomem:
+	kp_blacklist_free(bl);
+	return -ENOMEM;
+}
+
+int kp_blacklist_load(struct kp_blacklist *bl, const char *path)
+{
+	FILE *f = fopen(path ? path : KP_BLACKLIST_PATH, "r");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int c, ret;
+
+	memset(bl, 0, sizeof(*bl));
+	if (!f)
+		return -errno;
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	while ((c = getc(f)) != EOF)
+		putc(c, mem);
+	fclose(f);
+	if (fclose(mem)) {
+		free(text);
+		return -ENOMEM;
+	}
+	ret = kp_blacklist_load_buf(bl, text, len);
+	free(text);
+	return ret;
+}
+
+void kp_blacklist_free(struct kp_blacklist *bl)
+{
+	size_t i;
+
+	for (i = 0; i < bl->n; i++)
+		free(bl->names[i]);
+	free(bl->names);
+	memset(bl, 0, sizeof(*bl));
+}
+
+static bool kp_blacklisted(const struct kp_blacklist *bl, const char *name)
+{
+	return bl && bl->n &&
+	       bsearch(&name, bl->names, bl->n, sizeof(*bl->names), kp_cmp_str);
+}
+
+static bool kp_same_scope(const struct kp_sym *a, const struct kp_sym *b)
+{
+	return (!a->mod && !b->mod) || (a->mod && b->mod && !strcmp(a->mod, b->mod));
+}
+
+/* No other symbol of its scope (the kernel, or its module) has its name. */
+static bool kp_unique(const struct kp_ksyms *k, size_t i)
+{
+	const struct kp_sym *s = k->by_name[i];
+	size_t j;
+
+	for (j = i; j-- > 0 && !strcmp(k->by_name[j]->name, s->name); )
+		if (kp_same_scope(k->by_name[j], s))
+			return false;
+	for (j = i + 1; j < k->nsyms && !strcmp(k->by_name[j]->name, s->name); j++)
+		if (kp_same_scope(k->by_name[j], s))
+			return false;
+	return true;
+}
+
+/* The kernel's __init text, freed after boot: [start, end), or 0, 0. */
+static void kp_init_text(const struct kp_ksyms *k, uint64_t *start, uint64_t *end)
+{
+	uint64_t a;
+
+	*start = *end = 0;
+	if (kp_ksyms_zeroed(k) || kp_ksyms_addr(k, "_sinittext", NULL, &a))
+		return;
+	*start = a;
+	if (kp_ksyms_addr(k, "_einittext", NULL, &a))
+		*start = 0;
+	else
+		*end = a;
+}
+
+size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_blacklist *bl,
+		      const char *glob, enum kp_funcs_format format)
+{
+	uint64_t init_start, init_end;
+	char full[512];
+	size_t i, n = 0;
+
+	kp_init_text(k, &init_start, &init_end);
+	if (format == KP_FUNCS_JSON)
+		fputc('[', out);
+	for (i = 0; i < k->nsyms; i++) {
+		const struct kp_sym *s = k->by_name[i];
+
+		if ((s->type != 't' && s->type != 'T') || strpbrk(s->name, ".$") ||
+		    !strncmp(s->name, "__pfx_", 6) || !strncmp(s->name, "__cfi_", 6))
+			continue;
+		if (!s->mod && s->addr >= init_start && s->addr < init_end)
+			continue;
+		if (s->mod)
+			snprintf(full, sizeof(full), "%s:%s", s->mod, s->name);
+		else
+			snprintf(full, sizeof(full), "%s", s->name);
+		if (kp_blacklisted(bl, full) || !kp_unique(k, i))
+			continue;
+		if (glob && fnmatch(glob, s->name, 0) && fnmatch(glob, full, 0))
+			continue;
+		if (format == KP_FUNCS_JSON) {
+			fputs(n ? "," : "", out);
+			kp_json_string(out, full, strlen(full));
+		} else {
+			fprintf(out, "%s\n", full);
+		}
+		n++;
+	}
+	if (format == KP_FUNCS_JSON)
+		fputs("]\n", out);
+	return n;
+}

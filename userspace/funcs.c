@@ -14,15 +14,57 @@
 
 #define KP_BLACKLIST_PATH "/sys/kernel/debug/kprobes/blacklist"
 
+/* MOD:NAME as a definition takes it (the kernel's names are under 512). */
+#define KP_FUNC_NAME_MAX 640
+
 static int kp_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int kp_cmp_range(const void *a, const void *b)
+{
+	const struct kp_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* "0xSTART-0xEND" at @line: the range, or 0 (hidden, or not a range). */
+static int kp_parse_range(const char *line, struct kp_range *r)
+{
+	unsigned long long start, end;
+
+	if (sscanf(line, "0x%llx-0x%llx", &start, &end) != 2 || !start || end <= start)
+		return 0;
+	r->start = start;
+	r->end = end;
+	return 1;
+}
+
+static int kp_blacklist_index_ranges(struct kp_blacklist *bl)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	if (!bl->nranges)
+		return 0;
+	qsort(bl->ranges, bl->nranges, sizeof(*bl->ranges), kp_cmp_range);
+	bl->max_end = malloc(bl->nranges * sizeof(*bl->max_end));
+	if (!bl->max_end)
+		return -ENOMEM;
+	for (i = 0; i < bl->nranges; i++) {
+		if (bl->ranges[i].end > m)
+			m = bl->ranges[i].end;
+		bl->max_end[i] = m;
+	}
+	return 0;
+}
+
 int kp_blacklist_load_buf(struct kp_blacklist *bl, const char *text, size_t len)
 {
 	const char *line = text, *end = text + len, *nl, *name, *stop, *mod, *mod_end;
-	size_t cap = 0, mod_len;
+	size_t cap = 0, rcap = 0, mod_len;
+	struct kp_range r, *rgrown;
 	char **grown;
 
 	memset(bl, 0, sizeof(*bl));
@@ -45,6 +87,16 @@ int kp_blacklist_load_buf(struct kp_blacklist *bl, const char *text, size_t len)
 			;
 		mod = memchr(stop, '[', (size_t)(nl - stop));
 		mod_end = mod ? memchr(mod, ']', (size_t)(nl - mod)) : NULL;
+		if (kp_parse_range(line, &r)) {
+			if (bl->nranges == rcap) {
+				rcap = rcap ? rcap * 2 : 256;
+				rgrown = realloc(bl->ranges, rcap * sizeof(*rgrown));
+				if (!rgrown)
+					goto nomem;
+				bl->ranges = rgrown;
+			}
+			bl->ranges[bl->nranges++] = r;
+		}
 		if (bl->n == cap) {
 			cap = cap ? cap * 2 : 256;
 			grown = realloc(bl->names, cap * sizeof(*grown));
@@ -65,6 +117,8 @@ int kp_blacklist_load_buf(struct kp_blacklist *bl, const char *text, size_t len)
 	}
 	if (bl->n)
 		qsort(bl->names, bl->n, sizeof(*bl->names), kp_cmp_str);
+	if (kp_blacklist_index_ranges(bl))
+		goto nomem;
 	return 0;
 nomem:
 	kp_blacklist_free(bl);
@@ -106,13 +160,35 @@ void kp_blacklist_free(struct kp_blacklist *bl)
 	for (i = 0; i < bl->n; i++)
 		free(bl->names[i]);
 	free(bl->names);
+	free(bl->ranges);
+	free(bl->max_end);
 	memset(bl, 0, sizeof(*bl));
 }
 
-static bool kp_blacklisted(const struct kp_blacklist *bl, const char *name)
+/*
+ * As within_kprobe_blacklist(): by address when both tables show them
+ * (an alias of a blacklisted function is refused too), else by name.
+ */
+static bool kp_blacklisted(const struct kp_blacklist *bl, const struct kp_sym *s,
+			   const char *full, bool by_address)
 {
-	return bl && bl->n &&
-	       bsearch(&name, bl->names, bl->n, sizeof(*bl->names), kp_cmp_str);
+	size_t lo = 0, hi;
+
+	if (!bl)
+		return false;
+	if (!by_address)
+		return bl->n && bsearch(&full, bl->names, bl->n, sizeof(*bl->names), kp_cmp_str);
+	/* The last range starting at or below the address. */
+	hi = bl->nranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bl->ranges[mid].start <= s->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && s->addr < bl->max_end[lo - 1];
 }
 
 static bool kp_same_scope(const struct kp_sym *a, const struct kp_sym *b)
@@ -153,9 +229,11 @@ static void kp_init_text(const struct kp_ksyms *k, uint64_t *start, uint64_t *en
 size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_blacklist *bl,
 		      const char *glob, enum kp_funcs_format format)
 {
+	bool by_address = bl && bl->nranges && !kp_ksyms_zeroed(k);
 	uint64_t init_start, init_end;
-	char full[512];
+	char full[KP_FUNC_NAME_MAX];
 	size_t i, n = 0;
+	int len;
 
 	kp_init_text(k, &init_start, &init_end);
 	if (format == KP_FUNCS_JSON)
@@ -169,10 +247,13 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 		if (!s->mod && s->addr >= init_start && s->addr < init_end)
 			continue;
 		if (s->mod)
-			snprintf(full, sizeof(full), "%s:%s", s->mod, s->name);
+			len = snprintf(full, sizeof(full), "%s:%s", s->mod, s->name);
 		else
-			snprintf(full, sizeof(full), "%s", s->name);
-		if (kp_blacklisted(bl, full) || !kp_unique(k, i))
+			len = snprintf(full, sizeof(full), "%s", s->name);
+		/* Longer than a definition takes: not offered. */
+		if (len < 0 || (size_t)len >= sizeof(full))
+			continue;
+		if (kp_blacklisted(bl, s, full, by_address) || !kp_unique(k, i))
 			continue;
 		if (glob && fnmatch(glob, s->name, 0) && fnmatch(glob, full, 0))
 			continue;

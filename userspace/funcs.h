@@ -3,14 +3,27 @@
 #ifndef KPMOD_FUNCS_H
 #define KPMOD_FUNCS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ksyms.h"
 
-/* The kprobes blacklist: NAME, or MOD:NAME for a module's, sorted. */
+/* One blacklisted range of code, [start, end). */
+struct kp_range {
+	uint64_t start, end;
+};
+
+/*
+ * The kprobes blacklist: its address ranges (what the kernel refuses by),
+ * sorted by start, with the greatest end up to each; and its names (NAME,
+ * or MOD:NAME for a module's), sorted, for when addresses are hidden.
+ */
 struct kp_blacklist {
 	char **names;
 	size_t n;
+	struct kp_range *ranges;
+	uint64_t *max_end;	/* max_end[i]: the greatest end of ranges[0..i] */
+	size_t nranges;
 };
 
 /*
@@ -32,7 +45,8 @@ enum kp_funcs_format {
  * Prints, in name order, the functions of @k a probe can go on whose name
  * (or MOD:NAME) matches @glob (NULL: all): text symbols whose name no
  * other symbol of the kernel (or of their module) has, minus @bl (may be
- * NULL), compiler-made copies (names with '.'), the padding symbols in
+ * NULL; by address when both @k and @bl show addresses, as the kernel
+ * refuses, else by name), compiler-made copies (names with '.'), the padding symbols in
  * front of functions (__pfx_, __cfi_) and the kernel's __init code (gone
  * after boot; known when @k has addresses).  A module's function prints
  * as MOD:NAME, as a definition names it.  Returns how many.

@@ -213,7 +213,7 @@ bad_modifier:
 
 const char *kp_hist_stack_name(void)
 {
-	return kp_kver() >= KP_KVER(6, 5) ? "common_stacktrace" : "stacktrace";
+	return kp_kver() >= KP_KVER(6, 4) ? "common_stacktrace" : "stacktrace";
 }
 
 static int kp_hist_keys(struct kp_hist_ctx *c, char *str, struct kp_hist_spec *h)
@@ -517,6 +517,9 @@ static int kp_trigger_hist(const char *param, const struct kp_filter_fields *ff,
 
 		while (end > filter && isspace((unsigned char)end[-1]))
 			*--end = '\0';
+		/* "if" and blanks alone: the kernel's set_trigger_filter() refuses it. */
+		if (!*filter)
+			goto bad_if;
 		p[-1] = '\0';
 		snprintf(t->filter, sizeof(t->filter), "%s", filter);
 		trigger = kp_strim(trigger);

@@ -88,7 +88,7 @@ struct kp_trigger_error {
 
 /*
  * The name a stacktrace key is shown by: "common_stacktrace" on kernels
- * from 6.5 (which renamed it; 6.1 shows "stacktrace"), taken from the
+ * from 6.4 (which renamed it; 6.1 shows "stacktrace"), taken from the
  * running kernel's version (kver.h).  Every spelling is accepted as input.
  */
 const char *kp_hist_stack_name(void);

@@ -20,6 +20,7 @@ static const char kallsyms[] =
 	"ffffffff81001500 t helper.isra.0\n"		/* a compiler's copy */
 	"ffffffff81001600 t __pfx_vfs_read\n"		/* padding */
 	"ffffffff81001700 T do_blacklisted\n"
+	"ffffffff81001700 T do_blacklisted_alias\n"	/* refused by its address */
 	"ffffffff81001800 T vfs_write\n"
 	"ffffffff81100000 T _sinittext\n"
 	"ffffffff81100010 t start_kernel_helper\n"	/* __init, gone */
@@ -34,7 +35,9 @@ static const char blacklist[] =
 	"0xffffffffc0002000-0xffffffffc0002010\tfoo_read [bar]\n"
 	"0xffffffff81000000-0xffffffff81000010\t_stext\n";
 
-static char *list(const char *glob, enum kp_funcs_format format, size_t *n)
+/* kpmod funcs on @syms and @black. */
+static char *list_of(const char *syms, const char *black, const char *glob,
+		     enum kp_funcs_format format, size_t *n)
 {
 	struct kp_ksyms k;
 	struct kp_blacklist bl;
@@ -42,8 +45,8 @@ static char *list(const char *glob, enum kp_funcs_format format, size_t *n)
 	size_t len = 0;
 	FILE *out;
 
-	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
-	ck_assert_int_eq(kp_blacklist_load_buf(&bl, blacklist, strlen(blacklist)), 0);
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, syms, strlen(syms)), 0);
+	ck_assert_int_eq(kp_blacklist_load_buf(&bl, black, strlen(black)), 0);
 	ck_assert_uint_eq(bl.n, 3);
 	out = open_memstream(&buf, &len);
 	ck_assert(out);
@@ -52,6 +55,23 @@ static char *list(const char *glob, enum kp_funcs_format format, size_t *n)
 	kp_blacklist_free(&bl);
 	kp_ksyms_free(&k);
 	return buf;
+}
+
+static char *list(const char *glob, enum kp_funcs_format format, size_t *n)
+{
+	return list_of(kallsyms, blacklist, glob, format, n);
+}
+
+/* The same tables as a user sees them: every address 0. */
+static char *zeroed(const char *text)
+{
+	char *z = strdup(text), *p;
+
+	ck_assert(z);
+	for (p = z; (p = strstr(p, "ffff")); )
+		while (*p && *p != '-' && *p != ' ' && *p != '\t')
+			*p++ = '0';
+	return z;
 }
 
 START_TEST(probeable_functions_by_kprobe_events_rules)
@@ -78,12 +98,33 @@ START_TEST(probeable_functions_by_kprobe_events_rules)
 }
 END_TEST
 
+/*
+ * Without addresses (a user's view) the blacklist goes by name: the alias
+ * of a blacklisted function is listed, and the __init code too.
+ */
+START_TEST(hidden_addresses_fall_back_to_names)
+{
+	char *syms = zeroed(kallsyms), *black = zeroed(blacklist);
+	size_t n;
+	char *s = list_of(syms, black, "do_*", KP_FUNCS_TEXT, &n);
+
+	ck_assert_str_eq(s, "do_blacklisted_alias\n");
+	free(s);
+	s = list_of(syms, black, "start_kernel_helper", KP_FUNCS_TEXT, &n);
+	ck_assert_str_eq(s, "start_kernel_helper\n");
+	free(s);
+	free(syms);
+	free(black);
+}
+END_TEST
+
 static Suite *funcs_suite(void)
 {
 	Suite *s = suite_create("funcs");
 	TCase *tc = tcase_create("funcs");
 
 	tcase_add_test(tc, probeable_functions_by_kprobe_events_rules);
+	tcase_add_test(tc, hidden_addresses_fall_back_to_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -162,7 +162,11 @@ START_TEST(test_hist_text)
 	ck_assert_uint_eq(t->hist.key_size, 8 + 128);
 	ck_assert_uint_eq(t->hist.keys[1].mod.field, KPMOD_FIELD_STACKTRACE);
 	free(t);
-	kp_kver_set("6.5.0");
+	kp_kver_set("6.3.13");
+	t = parse_ok("hist:keys=stacktrace");
+	ck_assert_str_eq(t->text, "hist:keys=stacktrace:vals=hitcount:sort=hitcount:size=2048");
+	free(t);
+	kp_kver_set("6.4.0");
 	t = parse_ok("hist:keys=STACKTRACE");
 	ck_assert_str_eq(t->text, "hist:keys=common_stacktrace:vals=hitcount:sort=hitcount:size=2048");
 	free(t);
@@ -226,6 +230,8 @@ START_TEST(test_hist_errors)
 	parse_bad("hist:keys=nr,nr.bucket=x", "Invalid field modifier", 23);
 	parse_bad("hist:keys=nr,nr.bucketsx", "Invalid field modifier", 23);
 	parse_bad("hist:keys=nr.execname", "Invalid field modifier", 13);
+	/* An "if" with nothing after it. */
+	parse_bad("hist:keys=nr if   ", "kpmod: a misplaced 'if'", 0);
 	/* A value takes no .log2, .buckets, .sym or .sym-offset: caret at its name. */
 	parse_bad("hist:keys=nr:vals=len.log2", "Invalid field modifier", 18);
 	parse_bad("hist:keys=nr:vals=hitcount,len.buckets=10", "Invalid field modifier", 27);

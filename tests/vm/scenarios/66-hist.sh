@@ -429,7 +429,7 @@ for f in k m; do
 		{ cat /tmp/$f.txt; fail "stacktrace key: not one entry ($f)"; }
 done
 # Named as this kernel names it (stacktrace on 6.1, common_stacktrace from
-# 6.5), in the entries and in the trigger's listing.
+# 6.4), in the entries and in the trigger's listing.
 [ "$(grep -E '^\{ (common_)?stacktrace:$' /tmp/k.txt)" = "$(grep -E '^\{ (common_)?stacktrace:$' /tmp/m.txt)" ] ||
 	{ cat /tmp/k.txt /tmp/m.txt; fail "stacktrace key: not named as the kernel names it"; }
 grep '^hist:' $T/events/kpho/pg/trigger >/tmp/k.trig

@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "funcs.h"
+#include "live.h"
 
 #define KP_BLACKLIST_PATH "/sys/kernel/debug/kprobes/blacklist"
 
@@ -127,27 +128,14 @@ nomem:
 
 int kp_blacklist_load(struct kp_blacklist *bl, const char *path)
 {
-	FILE *f = fopen(path ? path : KP_BLACKLIST_PATH, "r");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int c, ret;
+	size_t len;
+	char *text;
+	int ret;
 
 	memset(bl, 0, sizeof(*bl));
-	if (!f)
-		return -errno;
-	mem = open_memstream(&text, &len);
-	if (!mem) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	while ((c = getc(f)) != EOF)
-		putc(c, mem);
-	fclose(f);
-	if (fclose(mem)) {
-		free(text);
-		return -ENOMEM;
-	}
+	text = kp_read_file(path ? path : KP_BLACKLIST_PATH, &len);
+	if (!text)
+		return errno ? -errno : -EIO;
 	ret = kp_blacklist_load_buf(bl, text, len);
 	free(text);
 	return ret;

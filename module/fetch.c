@@ -18,11 +18,20 @@
 /* Deepest $stackN / $argN: one kernel stack's worth of words. */
 #define KPMOD_MAX_STACK_INDEX (THREAD_SIZE / sizeof(unsigned long))
 
-static bool kpmod_insn_unused_zero(const struct kpmod_fetch_insn *in,
-				   bool size, bool shifts, bool param, bool imm)
+/* The fields of a fetch insn an op uses; every other one must be 0. */
+enum kpmod_insn_uses {
+	KPMOD_USES_SIZE = 1 << 0,
+	KPMOD_USES_SHIFTS = 1 << 1,
+	KPMOD_USES_PARAM = 1 << 2,
+	KPMOD_USES_IMM = 1 << 3,
+};
+
+static bool kpmod_insn_unused_zero(const struct kpmod_fetch_insn *in, unsigned int uses)
 {
-	return (size || !in->size) && (shifts || (!in->lshift && !in->rshift)) &&
-	       (param || !in->param) && (imm || !in->imm);
+	return ((uses & KPMOD_USES_SIZE) || !in->size) &&
+	       ((uses & KPMOD_USES_SHIFTS) || (!in->lshift && !in->rshift)) &&
+	       ((uses & KPMOD_USES_PARAM) || !in->param) &&
+	       ((uses & KPMOD_USES_IMM) || !in->imm);
 }
 
 static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
@@ -73,11 +82,9 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
 		NL_SET_ERR_MSG(extack, "fetch program must start with a load");
 		return -EINVAL;
 	}
-	if (!kpmod_insn_unused_zero(in, false, false,
-				    in->op == KPMOD_FOP_REG ||
-				    in->op == KPMOD_FOP_STACK ||
-				    in->op == KPMOD_FOP_ARG,
-				    in->op == KPMOD_FOP_IMM)) {
+	if (!kpmod_insn_unused_zero(in, (in->op == KPMOD_FOP_REG || in->op == KPMOD_FOP_STACK ||
+					 in->op == KPMOD_FOP_ARG ? KPMOD_USES_PARAM : 0) |
+				    (in->op == KPMOD_FOP_IMM ? KPMOD_USES_IMM : 0))) {
 		NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
 		return -EINVAL;
 	}
@@ -125,7 +132,7 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 		return ret;
 
 	for (i = 1; insns[i].op == KPMOD_FOP_DEREF || insns[i].op == KPMOD_FOP_UDEREF; i++) {
-		if (!kpmod_insn_unused_zero(&insns[i], false, false, false, true)) {
+		if (!kpmod_insn_unused_zero(&insns[i], KPMOD_USES_IMM)) {
 			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
 			return -EINVAL;
 		}
@@ -149,8 +156,8 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 			NL_SET_ERR_MSG(extack, "store size must be 1, 2, 4 or 8");
 			return -EINVAL;
 		}
-		if (!kpmod_insn_unused_zero(st, true, false, false,
-					    st->op != KPMOD_FOP_ST_RAW)) {
+		if (!kpmod_insn_unused_zero(st, KPMOD_USES_SIZE |
+					    (st->op != KPMOD_FOP_ST_RAW ? KPMOD_USES_IMM : 0))) {
 			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
 			return -EINVAL;
 		}
@@ -158,7 +165,7 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 		break;
 	case KPMOD_FOP_ST_STRING:
 	case KPMOD_FOP_ST_USTRING:
-		if (!kpmod_insn_unused_zero(st, false, false, false, true)) {
+		if (!kpmod_insn_unused_zero(st, KPMOD_USES_IMM)) {
 			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
 			return -EINVAL;
 		}
@@ -182,7 +189,7 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 
 		if (kpmod_is_string_store(st->op) || bf->size != st->size ||
 		    bf->lshift > bf->rshift || bf->rshift >= bits ||
-		    !kpmod_insn_unused_zero(bf, true, true, false, false)) {
+		    !kpmod_insn_unused_zero(bf, KPMOD_USES_SIZE | KPMOD_USES_SHIFTS)) {
 			NL_SET_ERR_MSG(extack, "bad bitfield insn");
 			return -EINVAL;
 		}
@@ -194,7 +201,7 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 		if (!insns[i].param || insns[i].param > KPMOD_MAX_ARRAY_LEN ||
 		    insns[i].param != arg->count || st->op == KPMOD_FOP_ST_RAW ||
 		    insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA ||
-		    !kpmod_insn_unused_zero(&insns[i], false, false, true, false)) {
+		    !kpmod_insn_unused_zero(&insns[i], KPMOD_USES_PARAM)) {
 			NL_SET_ERR_MSG(extack, "bad array insn (count 1..64, from memory)");
 			return -EINVAL;
 		}

@@ -9,6 +9,8 @@
 #include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
@@ -40,6 +42,10 @@ static const struct nla_policy kpmod_sel_policy[KPMOD_SEL_A_MAX + 1] = {
 /* struct kprobe's offset is an unsigned int: a larger one must not wrap. */
 static struct netlink_range_validation kpmod_offset_range = {
 	.max = KPMOD_MAX_OFFSET,
+};
+
+static struct netlink_range_validation kpmod_pid_range = {
+	.max = KPMOD_PID_MAX,
 };
 
 /*
@@ -117,6 +123,12 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 					   .len = KPMOD_MAX_NAME_LEN - 1 },
 	[KPMOD_A_PROBE_SOFT_DISABLED] = { .type = NLA_FLAG },
 	[KPMOD_A_HIST_ENTRIES] = { .type = NLA_REJECT },
+	[KPMOD_A_PROBE_PID_TREE] = NLA_POLICY_FULL_RANGE(NLA_U32, &kpmod_pid_range),
+	[KPMOD_A_PROBE_ONE_SHOT] = { .type = NLA_FLAG },
+	[KPMOD_A_PROBE_ADDED_BY] = { .type = NLA_REJECT },
+	[KPMOD_A_PROBE_ENABLED_BY] = { .type = NLA_REJECT },
+	[KPMOD_A_RINGS] = { .type = NLA_REJECT },
+	[KPMOD_A_RING] = { .type = NLA_REJECT },
 };
 
 /*
@@ -142,8 +154,45 @@ int kpmod_genl_lockdown(struct genl_info *info)
 	return ret;
 }
 
+/* Every ring's counters; kpmod_lock held (resizing swaps the rings under it). */
+static int kpmod_genl_put_rings(struct sk_buff *msg)
+{
+	struct nlattr *all, *one;
+	unsigned int cpu;
+
+	all = nla_nest_start(msg, KPMOD_A_RINGS);
+	if (!all)
+		return -EMSGSIZE;
+	for_each_possible_cpu(cpu) {
+		const struct kpmod_ring *ring = kpmod_ring_get(cpu);
+		const struct kpmod_ring_meta *m;
+
+		if (!ring)
+			continue;
+		m = ring->meta;
+		one = nla_nest_start(msg, KPMOD_A_RING);
+		if (!one || nla_put_u32(msg, KPMOD_RING_A_CPU, cpu) ||
+		    nla_put_u64_64bit(msg, KPMOD_RING_A_EVENTS, READ_ONCE(m->events),
+				      KPMOD_RING_A_UNSPEC) ||
+		    nla_put_u64_64bit(msg, KPMOD_RING_A_LOST, READ_ONCE(m->lost),
+				      KPMOD_RING_A_UNSPEC) ||
+		    nla_put_u64_64bit(msg, KPMOD_RING_A_OVERWRITTEN, READ_ONCE(m->overwritten),
+				      KPMOD_RING_A_UNSPEC) ||
+		    nla_put_u64_64bit(msg, KPMOD_RING_A_NESTED, READ_ONCE(m->nested),
+				      KPMOD_RING_A_UNSPEC))
+			return -EMSGSIZE;
+		nla_nest_end(msg, one);
+	}
+	nla_nest_end(msg, all);
+	return 0;
+}
+
 static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 {
+	/* One nest of five counters per ring, padded u64s included. */
+	size_t rings = nla_total_size(0) + num_possible_cpus() *
+		       (nla_total_size(0) + nla_total_size(sizeof(u32)) +
+			4 * nla_total_size_64bit(sizeof(u64)));
 	u64 snapshots, skipped;
 	struct sk_buff *msg;
 	void *hdr;
@@ -152,7 +201,7 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	kpmod_snapshot_stats(&snapshots, &skipped);
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE + rings, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 
@@ -179,7 +228,8 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, KPMOD_A_SITE_TRAPS, kpmod_site_traps_caught(),
 			      KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS, snapshots, KPMOD_A_UNSPEC) ||
-	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS_SKIPPED, skipped, KPMOD_A_UNSPEC)) {
+	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS_SKIPPED, skipped, KPMOD_A_UNSPEC) ||
+	    kpmod_genl_put_rings(msg)) {
 		mutex_unlock(&kpmod_lock);
 		goto too_big;
 	}
@@ -276,6 +326,58 @@ struct kpmod_filter *kpmod_genl_parse_filter(const struct kpmod_probe *p,
 				  a[KPMOD_A_FILTER_STRS], info->extack);
 }
 
+/*
+ * A process id of the caller's pid namespace as the initial one numbers it
+ * (what handlers compare with), or 0 if there is no such process.
+ */
+static u32 kpmod_pid_global(u32 vnr)
+{
+	struct pid *pid;
+	u32 nr = 0;
+
+	rcu_read_lock();
+	pid = find_vpid(vnr);
+	if (pid)
+		nr = pid_nr(pid);
+	rcu_read_unlock();
+	return nr;
+}
+
+/*
+ * The reverse, for replies: as is to a caller in the initial namespace (a
+ * run that is gone keeps its number: that is how it is found), else the
+ * caller's number for it, 0 if the caller cannot see it.
+ */
+static u32 kpmod_pid_for_caller(u32 nr)
+{
+	struct pid *pid;
+	u32 vnr = 0;
+
+	if (!nr || task_active_pid_ns(current) == &init_pid_ns)
+		return nr;
+	rcu_read_lock();
+	pid = find_pid_ns(nr, &init_pid_ns);
+	if (pid)
+		vnr = pid_vnr(pid);
+	rcu_read_unlock();
+	return vnr;
+}
+
+/* KPMOD_A_PROBE_PID_TREE, in the initial namespace: 0 if absent, -ESRCH if no such process. */
+static int kpmod_genl_pid_tree(struct genl_info *info, u32 *pid_tree)
+{
+	struct nlattr *a = info->attrs[KPMOD_A_PROBE_PID_TREE];
+
+	*pid_tree = 0;
+	if (!a || !nla_get_u32(a))
+		return 0;
+	*pid_tree = kpmod_pid_global(nla_get_u32(a));
+	if (*pid_tree)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(info->extack, a, "no such process for the pid tree");
+	return -ESRCH;
+}
+
 /* Builds a probe from the request; nothing is registered yet. */
 static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **out)
 {
@@ -367,6 +469,15 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 			if (ret)
 				goto fail;
 		}
+	}
+	/* A one-shot run's, in force from the first hit too. */
+	ret = kpmod_genl_pid_tree(info, &p->pid_tree);
+	if (ret)
+		goto fail;
+	if (attrs[KPMOD_A_PROBE_ONE_SHOT]) {
+		p->added_by = task_tgid_nr(current);
+		if (attrs[KPMOD_A_PROBE_ENABLED])
+			p->enabled_by = p->added_by;
 	}
 	/* A filter given with the probe is in force from its first hit. */
 	if (attrs[KPMOD_A_FILTER_PROG] || attrs[KPMOD_A_FILTER_TEXT] ||
@@ -601,13 +712,21 @@ static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
  * Enables or disables every probe the selectors match, or none: on a
  * failure, exactly the probes this request changed are changed back.
  */
+/* What undoing a PROBE_ENABLE or _DISABLE puts back. */
+struct kpmod_changed {
+	struct kpmod_probe *p;
+	u32 pid_tree;
+};
+
 static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 				  bool on)
 {
-	struct kpmod_probe **changed = NULL, *p;
+	struct kpmod_changed *changed = NULL;
 	unsigned int n, nchanged = 0;
 	const struct kpmod_sel *s;
+	struct kpmod_probe *p;
 	struct kpmod_sel *sel;
+	u32 pid_tree = 0, run = 0;
 	int ret;
 
 	if (!kpmod_genl_allowed(skb, info))
@@ -617,6 +736,13 @@ static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 		if (ret)
 			return ret;
 	}
+	if (on) {
+		ret = kpmod_genl_pid_tree(info, &pid_tree);
+		if (ret)
+			return ret;
+	}
+	if (on && info->attrs[KPMOD_A_PROBE_ONE_SHOT])
+		run = task_tgid_nr(current);
 	ret = kpmod_genl_parse_select(info, false, &sel, &n);
 	if (ret)
 		return ret;
@@ -633,6 +759,13 @@ static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 		s = kpmod_sel_find(sel, n, p);
 		if (!s || p->enabled == on)
 			continue;
+		changed[nchanged] = (struct kpmod_changed){ p, p->pid_tree };
+		/*
+		 * Set before the probe records.  A probe a run added keeps the
+		 * tree it was added with, whoever enables it.
+		 */
+		if (on && !p->added_by)
+			WRITE_ONCE(p->pid_tree, pid_tree);
 		ret = kpmod_probe_enable(p, on);
 		if (ret == -ENOENT)
 			NL_SET_ERR_MSG_ATTR(info->extack, s->nla,
@@ -640,17 +773,27 @@ static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 		else if (ret)
 			NL_SET_ERR_MSG_ATTR(info->extack, s->nla,
 					    "the kernel refused to change this probe; nothing changed");
-		if (ret)
+		if (ret) {
+			WRITE_ONCE(p->pid_tree, changed[nchanged].pid_tree);
 			break;
-		changed[nchanged++] = p;
+		}
+		nchanged++;
 	}
 	/* Undo: a gone probe has nothing armed, only its flag to restore. */
 	while (ret && nchanged--) {
-		p = changed[nchanged];
+		p = changed[nchanged].p;
 		if (kpmod_probe_gone(p))
 			WRITE_ONCE(p->enabled, !on);
 		else if (kpmod_probe_enable(p, !on))
 			GENL_SET_ERR_MSG(info, "failed, and a probe could not be restored");
+		WRITE_ONCE(p->pid_tree, changed[nchanged].pid_tree);
+	}
+	/* Done: a one-shot run's marks, on exactly the probes it changed. */
+	while (!ret && nchanged--) {
+		p = changed[nchanged].p;
+		p->enabled_by = run;
+		if (!on && !p->added_by)
+			WRITE_ONCE(p->pid_tree, 0);
 	}
 out:
 	mutex_unlock(&kpmod_lock);
@@ -767,6 +910,12 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	    (filter && nla_put_string(skb, KPMOD_A_FILTER_TEXT, filter->text)) ||
 	    nla_put_u32(skb, KPMOD_A_PROBE_ARGS_SIZE, p->fixed_size) ||
 	    (p->soft_disabled && nla_put_flag(skb, KPMOD_A_PROBE_SOFT_DISABLED)) ||
+	    (p->pid_tree && nla_put_u32(skb, KPMOD_A_PROBE_PID_TREE,
+					kpmod_pid_for_caller(p->pid_tree))) ||
+	    (p->added_by && nla_put_u32(skb, KPMOD_A_PROBE_ADDED_BY,
+					kpmod_pid_for_caller(p->added_by))) ||
+	    (p->enabled_by && nla_put_u32(skb, KPMOD_A_PROBE_ENABLED_BY,
+					  kpmod_pid_for_caller(p->enabled_by))) ||
 	    kpmod_genl_put_triggers(skb, p))
 		return -EMSGSIZE;
 	args = nla_nest_start(skb, KPMOD_A_PROBE_ARGS);

@@ -149,14 +149,40 @@ static void kpmod_emit_stack(struct kpmod_probe *p, struct kpmod_ring *ring,
 	kpmod_ring_commit(ring, len);
 }
 
+/*
+ * Whether the current task's process descends from process @tgid (whose
+ * own threads do not): real_parent is RCU-protected, and a handler runs
+ * with preemption off, an RCU-sched read side.  The walk stops at the
+ * idle task (its own parent) or after KPMOD_PID_TREE_DEPTH processes.
+ */
+static bool kpmod_current_descends(pid_t tgid)
+{
+	struct task_struct *t = current, *parent;
+	unsigned int depth;
+
+	for (depth = 0; depth < KPMOD_PID_TREE_DEPTH; depth++) {
+		parent = rcu_dereference_sched(t->real_parent);
+		if (parent == t)
+			return false;
+		if (parent->tgid == tgid)
+			return true;
+		t = parent;
+	}
+	return false;
+}
+
 static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 		       const unsigned long *entry, unsigned long ip,
 		       unsigned long ret_ip, u16 flags)
 {
+	u32 pid_tree = READ_ONCE(p->pid_tree);
 	struct kpmod_record *rec;
 	struct kpmod_ring *ring;
 	u32 len, after;
 
+	/* Another process than a one-shot run's: as if not probed. */
+	if (unlikely(pid_tree) && !kpmod_current_descends(pid_tree))
+		return;
 	if (READ_ONCE(p->ntriggers)) {
 		/* Triggers see every hit; the event is recorded after them, or not. */
 		ring = kpmod_ring_enter();

@@ -56,6 +56,10 @@ struct kpmod_probe {
 	/* enable_event/disable_event triggers that switch this probe. */
 	u32 soft_refs;
 	bool soft_disabled;		/* they switched it off */
+	/* A one-shot run's (uapi KPMOD_A_PROBE_PID_TREE, _ONE_SHOT); kpmod_lock. */
+	u32 pid_tree;			/* record only this tgid's descendants; 0: all */
+	u32 added_by;			/* tgid of the run that added it, or 0 */
+	u32 enabled_by;			/* tgid of the run that enabled it, or 0 */
 };
 
 struct kpmod_probe *kpmod_probe_alloc(u32 nargs);

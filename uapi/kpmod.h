@@ -45,6 +45,11 @@
  *                                     into the copies that are there now
  *     KPMOD_A_SNAPSHOTS_SKIPPED u64   snapshot triggers that took none:
  *                                     one was being copied or read
+ *     KPMOD_A_RINGS           nest    one KPMOD_A_RING nest per ring (per
+ *                                     possible CPU), with KPMOD_RING_A_CPU
+ *                                     and the counters of its meta page:
+ *                                     _EVENTS, _LOST, _OVERWRITTEN, _NESTED
+ *                                     (readers or not: for monitoring)
  *
  * KPMOD_CMD_PROBE_ADD
  *   Request: KPMOD_A_PROBE_GROUP, KPMOD_A_PROBE_EVENT, KPMOD_A_PROBE_KIND,
@@ -57,7 +62,8 @@
  *   _STRS, as for PROBE_FILTER) in force from the first hit.  Every fetch
  *   program, and the filter, is validated before the probe is
  *   registered; on any error, a failure to send the reply included,
- *   nothing is left registered.
+ *   nothing is left registered.  A one-shot run (kpmod trace -- CMD) also
+ *   sends KPMOD_A_PROBE_PID_TREE and KPMOD_A_PROBE_ONE_SHOT, see below.
  *   Reply: KPMOD_A_PROBE_ID.
  * KPMOD_CMD_PROBE_DEL, KPMOD_CMD_PROBE_ENABLE, KPMOD_CMD_PROBE_DISABLE
  *   Request: KPMOD_A_PROBE_SELECT, a nest of KPMOD_A_SELECTOR nests, each
@@ -70,6 +76,32 @@
  *   enabled (DEL: EBUSY) or a probe the kernel will not change fails the
  *   whole request, with the extended ack pointing at that selector, and
  *   every probe is left as it was.
+ *   ENABLE changes only the probes that are disabled, and may carry:
+ *     KPMOD_A_PROBE_PID_TREE  u32  a process id of the caller's pid
+ *                                  namespace (the caller's own, for kpmod
+ *                                  trace -- CMD; ESRCH if there is none):
+ *                                  the probes it enables see only the tasks
+ *                                  that descend from that process, its own
+ *                                  threads aside, following real_parent up
+ *                                  to KPMOD_PID_TREE_DEPTH processes; the
+ *                                  hits of any other task are ignored,
+ *                                  triggers included, and not counted.
+ *                                  Absent or 0: every task.  On PROBE_ADD
+ *                                  it is in force from the first hit, and
+ *                                  for the probe's life when ONE_SHOT is
+ *                                  given too (enabling or disabling such a
+ *                                  probe leaves its tree as it is).
+ *     KPMOD_A_PROBE_ONE_SHOT  flag the caller enables (or, on PROBE_ADD,
+ *                                  adds) these probes for one run and will
+ *                                  undo it when the run ends; the module
+ *                                  records the caller's process id, which
+ *                                  PROBE_GET reports as KPMOD_A_PROBE_ADDED_BY
+ *                                  and _ENABLED_BY, so that what a killed
+ *                                  run leaves behind can be found.
+ *   DISABLE clears both for the probes it disables (a run's own probe
+ *   keeps its tree).  PROBE_GET reports these three process ids as the
+ *   initial pid namespace numbers them to a caller in it, else in the
+ *   caller's namespace (0 when it cannot see the process).
  * KPMOD_CMD_PROBE_GET      dump: one message per probe with every
  *                          KPMOD_A_PROBE_* attribute, the counters and, per
  *                          argument, its name, type, count, offset and size.
@@ -112,7 +144,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	6
+#define KPMOD_UAPI_VERSION	7
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -151,6 +183,8 @@
 #define KPMOD_HIST_SIZE_DEFAULT	2048
 #define KPMOD_HIST_NAME_MAX	64	/* a hist's name=, NUL included */
 #define KPMOD_TRIGGER_UNLIMITED	0xffffffffU	/* a trigger's count: no limit */
+#define KPMOD_PID_TREE_DEPTH	64	/* ancestors a pid tree check follows */
+#define KPMOD_PID_MAX		4194304	/* PID_MAX_LIMIT: the largest process id */
 
 enum kpmod_cmd {
 	KPMOD_CMD_UNSPEC,
@@ -235,10 +269,29 @@ enum kpmod_attr {
 	KPMOD_A_HIST_NAME,		/* string, < KPMOD_HIST_NAME_MAX: name= */
 	KPMOD_A_SNAPSHOTS,		/* u64 (STATUS) */
 	KPMOD_A_SNAPSHOTS_SKIPPED,	/* u64 (STATUS) */
+	KPMOD_A_PROBE_PID_TREE,		/* u32: record only this process' descendants */
+	KPMOD_A_PROBE_ONE_SHOT,		/* flag: for one run of the caller's */
+	KPMOD_A_PROBE_ADDED_BY,		/* u32 (replies): that run's process id */
+	KPMOD_A_PROBE_ENABLED_BY,	/* u32 (replies): that run's process id */
+	KPMOD_A_RINGS,			/* nest of KPMOD_A_RING (STATUS) */
+	KPMOD_A_RING,			/* nest of KPMOD_RING_A_*, inside RINGS */
 	__KPMOD_A_MAX,
 };
 
 #define KPMOD_A_MAX (__KPMOD_A_MAX - 1)
+
+/* One ring's counters in STATUS, as its struct kpmod_ring_meta holds them. */
+enum kpmod_ring_attr {
+	KPMOD_RING_A_UNSPEC,
+	KPMOD_RING_A_CPU,		/* u32 */
+	KPMOD_RING_A_EVENTS,		/* u64 */
+	KPMOD_RING_A_LOST,		/* u64 */
+	KPMOD_RING_A_OVERWRITTEN,	/* u64 */
+	KPMOD_RING_A_NESTED,		/* u64 */
+	__KPMOD_RING_A_MAX,
+};
+
+#define KPMOD_RING_A_MAX (__KPMOD_RING_A_MAX - 1)
 
 enum kpmod_arg_attr {
 	KPMOD_ARG_A_UNSPEC,

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -119,16 +121,29 @@ const struct kp_cmd kp_cmds[] = {
 	  "prints one JSON array of the names.\n" },
 	{ "trace", kp_cmd_trace, "stream events as ftrace's trace text or JSON",
 	  "usage: kpmod trace [--json] [-o FILE] [--duration SECONDS] [--count N]\n"
+	  "                   [DEF|EVENT|GLOB ...] [-- COMMAND [ARGS...]]\n"
 	  "Prints events from every CPU, merged in timestamp order, one line each\n"
 	  "in ftrace's trace format (or one JSON object per line). Stops at\n"
 	  "--count events, after --duration, or on Ctrl-C; then prints the\n"
 	  "events and the lost counts per CPU on stderr. Lost events show inline\n"
-	  "as CPU:N [LOST M EVENTS], as ftrace prints them.\n" },
+	  "as CPU:N [LOST M EVENTS], as ftrace prints them.\n"
+	  "A one-shot run: definitions (as for kpmod add) are added and enabled,\n"
+	  "and named events (EVENT, GROUP/EVENT, globs like 'kprobes/*' or\n"
+	  "'vfs_*') that are disabled are enabled, for this run only; it reads\n"
+	  "only its own events. With -- COMMAND, kpmod starts it, records only\n"
+	  "its process tree (children, and orphans, which kpmod reaps), and\n"
+	  "stops when it exits. However the run ends (the command's exit, Ctrl-C,\n"
+	  "SIGTERM, --duration, an error), the command is sent SIGTERM if still\n"
+	  "running, what the run added is deleted and what it enabled disabled.\n"
+	  "After kill -9 of kpmod, kpmod status shows what was left behind and\n"
+	  "kpmod clear removes it. A write error (a full disk) exits 1.\n" },
 	{ "record", kp_cmd_record, "write raw records to a file",
 	  "usage: kpmod record -o FILE [--duration SECONDS] [--count N]\n"
+	  "                    [DEF|EVENT|GLOB ...] [-- COMMAND [ARGS...]]\n"
 	  "Writes the raw records with the probes' layouts and the kernel's\n"
 	  "symbols, so that kpmod report can print them later, anywhere.\n"
-	  "Shows progress on stderr when stderr is a terminal.\n" },
+	  "Shows progress on stderr when stderr is a terminal. Definitions,\n"
+	  "events and a COMMAND make a one-shot run, as for kpmod trace.\n" },
 	{ "report", kp_cmd_report, "print a record file",
 	  "usage: kpmod report [--json] FILE\n"
 	  "Prints a file written by kpmod record as kpmod trace would have.\n"
@@ -181,15 +196,32 @@ void kp_print_usage(FILE *out)
 		"7 invalid filter, 16 and up invalid definition.\n");
 }
 
+int kp_opt_error(const char *cmd, int c, char **argv)
+{
+	char shown[3] = { '-', (char)optopt, '\0' };
+	const char *last = argv[optind - 1];
+	const char *arg = optopt && strncmp(last, "--", 2) ? shown : last;
+
+	if (c == ':')
+		fprintf(stderr, "kpmod: %s: option '%s' needs a value (see kpmod %s --help)\n",
+			cmd, arg, cmd);
+	else
+		fprintf(stderr, "kpmod: %s: unknown option '%s' (see kpmod %s --help)\n",
+			cmd, arg, cmd);
+	return KP_EXIT_USAGE;
+}
+
 void kp_print_cmd_usage(FILE *out, const struct kp_cmd *cmd)
 {
 	fputs(cmd->usage, out);
 }
 
-int kp_main(int argc, char **argv)
+static int kp_dispatch(int argc, char **argv)
 {
 	const struct kp_cmd *cmd;
 
+	/* kp_opt_error() says it, with the kpmod: prefix. */
+	opterr = 0;
 	if (argc < 2) {
 		kp_print_usage(stderr);
 		return KP_EXIT_USAGE;
@@ -221,4 +253,20 @@ int kp_main(int argc, char **argv)
 		return KP_EXIT_OK;
 	}
 	return cmd->run(argc - 1, argv + 1);
+}
+
+int kp_main(int argc, char **argv)
+{
+	int ret = kp_dispatch(argc, argv), err;
+
+	/* Output that could not be written (kpmod report ... >/dev/full) is an error. */
+	err = errno;	/* a failed write's, if one failed and nothing since set it */
+	if (fflush(stdout))
+		err = errno;
+	if (ferror(stdout) && !ret && err != EPIPE) {
+		fprintf(stderr, "kpmod: %s: write error: %s\n", argc > 1 ? argv[1] : "help",
+			strerror(err ? err : EIO));
+		ret = KP_EXIT_ERROR;
+	}
+	return ret;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <netlink/genl/genl.h>
 
+#include "add.h"
 #include "commands.h"
 #include "filter_probe.h"
 #include "ksyms.h"
@@ -219,11 +220,10 @@ static int kp_report_kernel_error(const char *text, const struct kp_err *e)
 	return KP_EXIT_DEF_BASE + pe.code;
 }
 
-/* One PROBE_ADD: the definition, and a filter compiled for it, if any. */
+/* One PROBE_ADD: the definition, how, and a filter compiled for it, if any. */
 struct kp_add_req {
 	const struct kp_probe_def *def;
-	bool enable;
-	const char *filter;			/* its text, or NULL */
+	const struct kp_add_how *how;
 	const struct kp_filter_code *code;
 };
 
@@ -231,7 +231,7 @@ static int kp_fill_probe(struct nl_msg *msg, void *arg)
 {
 	const struct kp_add_req *r = arg;
 	const struct kp_probe_def *d = r->def;
-	bool enable = r->enable;
+	const struct kp_add_how *how = r->how;
 	struct nlattr *args, *a;
 	unsigned int i;
 
@@ -250,10 +250,12 @@ static int kp_fill_probe(struct nl_msg *msg, void *arg)
 	}
 	if (d->maxactive && nla_put_u32(msg, KPMOD_A_PROBE_MAXACTIVE, d->maxactive))
 		return -NLE_NOMEM;
-	if (enable && nla_put_flag(msg, KPMOD_A_PROBE_ENABLED))
+	if ((how->enable && nla_put_flag(msg, KPMOD_A_PROBE_ENABLED)) ||
+	    (how->one_shot && nla_put_flag(msg, KPMOD_A_PROBE_ONE_SHOT)) ||
+	    (how->pid_tree && nla_put_u32(msg, KPMOD_A_PROBE_PID_TREE, how->pid_tree)))
 		return -NLE_NOMEM;
-	if (r->filter &&
-	    (nla_put_string(msg, KPMOD_A_FILTER_TEXT, r->filter) ||
+	if (how->filter &&
+	    (nla_put_string(msg, KPMOD_A_FILTER_TEXT, how->filter) ||
 	     nla_put(msg, KPMOD_A_FILTER_PROG, r->code->nr * sizeof(*r->code->preds),
 		     r->code->preds) ||
 	     (r->code->strs_len &&
@@ -339,7 +341,7 @@ static int kp_add_filter(const struct kp_def_item *it, const char *filter,
 	return 0;
 }
 
-static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable, const char *filter)
+static int kp_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *how)
 {
 	unsigned int i, j;
 	struct kp_err e;
@@ -348,14 +350,14 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable, const char
 	for (i = 0; i < d->n && !ret; i++) {
 		struct kp_def_item *it = &d->items[i];
 		struct kp_filter_code code = { 0 };
-		struct kp_add_req req = { &it->def, enable, filter, &code };
+		struct kp_add_req req = { &it->def, how, &code };
 
 		if (it->op == KP_DEF_DEL) {
 			ret = kp_apply_delete(nl, it);
 			continue;
 		}
-		if (filter) {
-			ret = kp_add_filter(it, filter, &code);
+		if (how->filter) {
+			ret = kp_add_filter(it, how->filter, &code);
 			if (ret)
 				continue;
 		}
@@ -371,7 +373,7 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, bool enable, const char
 
 		if (it->op != KP_DEF_ADD)
 			continue;
-		if (enable)
+		if (how->enable)
 			kp_select_one(nl, KPMOD_CMD_PROBE_DISABLE, &it->def, &e);
 		kp_select_one(nl, KPMOD_CMD_PROBE_DEL, &it->def, &e);
 	}
@@ -544,11 +546,53 @@ int kp_cmd_add(int argc, char **argv)
 			goto close;
 		}
 	}
-	ret = kp_apply(&nl, &d, enable, filter);
+	ret = kp_apply(&nl, &d, &(struct kp_add_how){ .enable = enable, .filter = filter });
 close:
 	kp_ksyms_free(&lk.ks);
 	kp_nl_close(&nl);
 out:
+	kp_defs_free(&d);
+	return ret;
+}
+
+int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts,
+		unsigned int n, const struct kp_add_how *how, struct kp_event_name *names,
+		unsigned int *nnames)
+{
+	const struct kp_arch *arch = kp_arch_by_name(st->arch);
+	struct kp_lazy_ksyms lk = { 0 };
+	struct kp_defs d = { 0 };
+	struct kp_parse_err pe;
+	unsigned int i;
+	int ret = 0;
+
+	if (!arch) {
+		fprintf(stderr, "kpmod: the module runs on '%s', which this CLI does not know\n",
+			st->arch);
+		return KP_EXIT_MISMATCH;
+	}
+	for (i = 0; i < n && !ret; i++)
+		if (kp_defs_push(&d, texts[i], NULL, 0))
+			ret = KP_EXIT_ERROR;
+	for (i = 0; i < d.n && !ret; i++) {
+		struct kp_def_item *it = &d.items[i];
+
+		if (kp_parse_def(it->text, arch, kp_resolve, &lk, &it->op, &it->def, &pe)) {
+			kp_report_parse_err(it, &pe, &lk);
+			ret = KP_EXIT_DEF_BASE + pe.code;
+		} else if (it->op != KP_DEF_ADD) {
+			fprintf(stderr, "kpmod: '%s' deletes: a run adds probes only\n", it->text);
+			ret = KP_EXIT_USAGE;
+		}
+	}
+	if (!ret)
+		ret = kp_apply(nl, &d, how);
+	*nnames = ret ? 0 : d.n;
+	for (i = 0; i < d.n && !ret; i++) {
+		snprintf(names[i].group, sizeof(names[i].group), "%s", d.items[i].def.group);
+		snprintf(names[i].event, sizeof(names[i].event), "%s", d.items[i].def.event);
+	}
+	kp_ksyms_free(&lk.ks);
 	kp_defs_free(&d);
 	return ret;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "probe_nl.h"
 #include "session.h"
@@ -22,7 +23,7 @@ int kp_cmd_buffer(int argc, char **argv)
 	int c, mode = -1, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:m:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:m:", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (kp_parse_size(optarg, &size) || !size) {
@@ -43,7 +44,7 @@ int kp_cmd_buffer(int argc, char **argv)
 			}
 			break;
 		default:
-			return KP_EXIT_USAGE;
+			return kp_opt_error("buffer", c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "funcs.h"
@@ -23,9 +24,9 @@ int kp_cmd_funcs(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j", opts, NULL)) != -1) {
 		if (c != 'j')
-			return KP_EXIT_USAGE;
+			return kp_opt_error("funcs", c, argv);
 		format = KP_FUNCS_JSON;
 	}
 	if (argc - optind > 1) {
@@ -48,10 +49,9 @@ int kp_cmd_funcs(int argc, char **argv)
 	n = kp_funcs_print(stdout, &ks, ret ? NULL : &bl, glob, format);
 	kp_blacklist_free(&bl);
 	kp_ksyms_free(&ks);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "kpmod: funcs: write error\n");
-		return KP_EXIT_ERROR;
-	}
+	/* A write error: kp_main() says it and exits 1. */
+	if (fflush(stdout) || ferror(stdout))
+		return KP_EXIT_OK;
 	if (!n && glob) {
 		fprintf(stderr, "kpmod: funcs: no probeable function matches '%s'\n", glob);
 		return KP_EXIT_ERROR;

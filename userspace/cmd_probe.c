@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "oneshot.h"
 #include "probe_nl.h"
 #include "session.h"
 
@@ -84,6 +85,7 @@ int kp_cmd_del(int argc, char **argv)
 
 int kp_cmd_clear(int argc, char **argv)
 {
+	unsigned int reclaimed;
 	struct kp_status st;
 	struct kp_nl nl;
 	struct kp_err e;
@@ -97,7 +99,9 @@ int kp_cmd_clear(int argc, char **argv)
 	ret = kp_session_open("clear", &nl, &st);
 	if (ret)
 		return ret;
-	if (kp_probe_clear(&nl, &e))
+	/* What a killed one-shot run left enabled would keep everything here. */
+	ret = kp_oneshot_reclaim("clear", &nl, &reclaimed);
+	if (!ret && kp_probe_clear(&nl, &e))
 		ret = kp_fail("clear", &e);
 	kp_nl_close(&nl);
 	return ret;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "emit.h"
 #include "exitcode.h"
@@ -73,9 +74,9 @@ int kp_cmd_report(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j", opts, NULL)) != -1) {
 		if (c != 'j')
-			return KP_EXIT_USAGE;
+			return kp_opt_error("report", c, argv);
 		em.json = true;
 	}
 	if (optind != argc - 1) {
@@ -136,7 +137,8 @@ int kp_cmd_report(int argc, char **argv)
 		src[i] = (struct kp_merge_src){ kp_cc_peek, kp_cc_next, &cpus[i], cpus[i].cpu };
 	}
 	if (src && !kp_merge_init(&m, src, ncpu)) {
-		while (kp_merge_peek(&m, &rec, &s) > 0) {
+		/* Stops at a write error: kp_main() reports it. */
+		while (kp_merge_peek(&m, &rec, &s) > 0 && !ferror(stdout)) {
 			kp_emit_record(&em, rec, cpus[s].cpu, cpus[s].lost_pending);
 			kp_merge_next(&m);
 		}

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "oneshot.h"
+#include "probe_nl.h"
 #include "session.h"
 
 static int kp_no_args(const char *cmd, int argc)
@@ -44,7 +46,9 @@ int kp_cmd_version(int argc, char **argv)
 
 int kp_cmd_status(int argc, char **argv)
 {
+	struct kp_probe_list l;
 	struct kp_status st;
+	struct kp_err e;
 	struct kp_nl nl;
 	int ret;
 
@@ -69,6 +73,11 @@ int kp_cmd_status(int argc, char **argv)
 	printf("tracing: %s\n", st.tracing_on ? "on" : "off (kpmod tracing on)");
 	printf("snapshots: %llu taken, %llu skipped (snapshot trigger)\n",
 	       (unsigned long long)st.snapshots, (unsigned long long)st.snapshots_skipped);
+	if (!ret && !kp_probe_list_get(&nl, &l, &e)) {
+		if (kp_oneshot_left_behind(&l, stdout))
+			fprintf(stderr, "kpmod: status: a kpmod run was killed and left probes behind: kpmod clear removes them\n");
+		kp_probe_list_free(&l);
+	}
 	if (!ret)
 		kp_nl_close(&nl);
 	return ret;

@@ -10,15 +10,18 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "emit.h"
 #include "live.h"
 #include "merge.h"
+#include "oneshot.h"
 
 #define KP_SETTLE_NS	50000000ULL	/* 50 ms */
 #define KP_POLL_MS	100
@@ -29,10 +32,40 @@ struct kp_opts {
 	double duration;	/* seconds, 0: none */
 	uint64_t count;		/* events, 0: no limit */
 	bool live_rings;	/* snapshot --live: the rings, not a trigger's snapshot */
+	struct kp_oneshot_args run;	/* DEF|EVENT|GLOB ... [-- COMMAND] */
+	uint64_t run_start;		/* kp_now_ns() when the run began */
 };
 
+enum kp_opt_flags {
+	KP_OPT_NEED_OUT = 1 << 0,	/* -o FILE is required */
+	KP_OPT_LIVE = 1 << 1,		/* reads as events come: --duration, --count */
+	KP_OPT_RUN = 1 << 2,		/* takes a one-shot run's DEF|EVENT ... [-- CMD] */
+};
+
+/* A whole positive number of events: "-1" and "1e3" are refused. */
+static bool kp_parse_count(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !*end && !errno && *out;
+}
+
+/* Seconds, finite and above zero: "nan", "inf" and "-1" are refused. */
+static bool kp_parse_seconds(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return end != s && !*end && !errno && isfinite(*out) && *out > 0 && *out < 1e9;
+}
+
 static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts *o,
-			 bool need_out, bool live)
+			 unsigned int flags)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -42,12 +75,13 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 		{ "live", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	bool live = flags & KP_OPT_LIVE;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jo:d:c:l", opts, NULL)) != -1) {
+	/* '+': options stop at the first DEF or EVENT, which may hold '-'. */
+	while ((c = getopt_long(argc, argv, "+:jo:d:c:l", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -56,16 +90,16 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 			o->out = optarg;
 			break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (!live || *end || o->duration <= 0) {
-				fprintf(stderr, "kpmod: %s: bad --duration '%s'\n", cmd, optarg);
+			if (!live || !kp_parse_seconds(optarg, &o->duration)) {
+				fprintf(stderr, "kpmod: %s: bad --duration '%s' (seconds, above 0)\n",
+					cmd, optarg);
 				return KP_EXIT_USAGE;
 			}
 			break;
 		case 'c':
-			o->count = strtoull(optarg, &end, 10);
-			if (!live || *end || !o->count) {
-				fprintf(stderr, "kpmod: %s: bad --count '%s'\n", cmd, optarg);
+			if (!live || !kp_parse_count(optarg, &o->count)) {
+				fprintf(stderr, "kpmod: %s: bad --count '%s' (a number of events, above 0)\n",
+					cmd, optarg);
 				return KP_EXIT_USAGE;
 			}
 			break;
@@ -77,18 +111,62 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 			o->live_rings = true;
 			break;
 		default:
-			return KP_EXIT_USAGE;
+			return kp_opt_error(cmd, c, argv);
 		}
 	}
-	if (optind < argc) {
+	if (flags & KP_OPT_RUN) {
+		kp_oneshot_split(argc, argv, optind, &o->run);
+		if (!strcmp(argv[argc - 1], "--")) {
+			fprintf(stderr, "kpmod: %s: '--' is followed by no command\n", cmd);
+			return KP_EXIT_USAGE;
+		}
+	} else if (optind < argc) {
 		fprintf(stderr, "kpmod: %s: unexpected argument '%s'\n", cmd, argv[optind]);
 		return KP_EXIT_USAGE;
 	}
-	if (need_out && !o->out) {
+	if ((flags & KP_OPT_NEED_OUT) && !o->out) {
 		fprintf(stderr, "kpmod: %s: -o FILE is required\n", cmd);
 		return KP_EXIT_USAGE;
 	}
 	return 0;
+}
+
+/*
+ * A one-shot run when the command line names events or a command: what
+ * it adds and enables is undone by kp_run_end(), whatever ends it.
+ */
+static int kp_run_begin(const char *cmd, struct kp_opts *o, struct kp_oneshot *os)
+{
+	unsigned int flags = KP_ONESHOT_ENABLE | (o->run.command ? KP_ONESHOT_COMMAND : 0);
+
+	memset(os, 0, sizeof(*os));
+	if (!o->run.nspecs && !o->run.command)
+		return 0;
+	o->run_start = kp_now_ns();
+	if (o->run.command && !o->run.nspecs)
+		fprintf(stderr, "kpmod: %s: no event named: the enabled events are read for every process\n",
+			cmd);
+	return kp_oneshot_begin(os, cmd, &o->run, flags);
+}
+
+/*
+ * After the rings are open: a run reads its own events only, not what the
+ * rings held before it; warns when nothing is enabled; starts the command.
+ */
+static int kp_run_start(struct kp_live *lv, const struct kp_opts *o, struct kp_oneshot *os)
+{
+	if (o->run_start)
+		kp_live_discard_before(lv, o->run_start);
+	kp_oneshot_warn_idle(lv->cmd, &lv->nl);
+	return o->run.command ? kp_oneshot_spawn(os, o->run.command) : 0;
+}
+
+/* The run's exit code: the reader's, or else the undoing's. */
+static int kp_run_end(struct kp_oneshot *os, int ret)
+{
+	int undo = kp_oneshot_end(os);
+
+	return ret ? ret : undo;
 }
 
 static FILE *kp_open_out(const char *cmd, const char *path, const char *mode)
@@ -193,7 +271,12 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 		done = kp_flush(&m, q, lv, &em, last ? UINT64_MAX : kp_now_ns() - KP_SETTLE_NS,
 				o->count);
 		if (fflush(out) || ferror(out)) {
-			/* A closed pipe or a full disk: stop, as ftrace readers do. */
+			/* A closed pipe ends a reader quietly; a full disk is an error. */
+			if (errno != EPIPE) {
+				fprintf(stderr, "kpmod: %s: write error: %s\n", lv->cmd,
+					strerror(errno));
+				ret = KP_EXIT_ERROR;
+			}
 			break;
 		}
 		if (last)
@@ -217,12 +300,13 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 
 int kp_cmd_trace(int argc, char **argv)
 {
+	struct kp_oneshot os;
 	struct kp_live lv;
 	struct kp_opts o;
 	FILE *out;
 	int ret;
 
-	ret = kp_parse_opts("trace", argc, argv, &o, false, true);
+	ret = kp_parse_opts("trace", argc, argv, &o, KP_OPT_LIVE | KP_OPT_RUN);
 	if (ret)
 		return ret;
 	/*
@@ -231,18 +315,26 @@ int kp_cmd_trace(int argc, char **argv)
 	 * are open must not have its signal lost while symbols load.
 	 */
 	kp_catch_signals();
+	out = kp_open_out("trace", o.out, "w");
+	if (!out)
+		return KP_EXIT_ERROR;
+	ret = kp_run_begin("trace", &o, &os);
+	if (ret)
+		goto close_out;
 	ret = kp_live_open(&lv, "trace", true);
 	if (ret)
-		return ret;
-	out = kp_open_out("trace", o.out, "w");
-	if (!out) {
-		kp_live_close(&lv);
-		return KP_EXIT_ERROR;
-	}
-	ret = kp_trace_loop(&lv, &o, out);
-	if (out != stdout)
-		fclose(out);
+		goto end_run;
+	ret = kp_run_start(&lv, &o, &os);
+	if (!ret)
+		ret = kp_trace_loop(&lv, &o, out);
 	kp_live_close(&lv);
+end_run:
+	ret = kp_run_end(&os, ret);
+close_out:
+	if (out != stdout && fclose(out) && !ret) {
+		fprintf(stderr, "kpmod: trace: %s: %s\n", o.out, strerror(errno));
+		ret = KP_EXIT_ERROR;
+	}
 	return ret;
 }
 
@@ -326,6 +418,7 @@ static int kp_record_counters(struct kp_live *lv, FILE *f, struct kp_rec_state *
 int kp_cmd_record(int argc, char **argv)
 {
 	struct kp_rec_state st = { 0 };
+	struct kp_oneshot os;
 	struct kp_recinfo info;
 	char *ksyms = NULL;
 	size_t ksyms_len = 0;
@@ -337,7 +430,8 @@ int kp_cmd_record(int argc, char **argv)
 	FILE *f;
 	int ret;
 
-	ret = kp_parse_opts("record", argc, argv, &o, true, true);
+	ret = kp_parse_opts("record", argc, argv, &o,
+			    KP_OPT_NEED_OUT | KP_OPT_LIVE | KP_OPT_RUN);
 	if (ret)
 		return ret;
 	if (o.json) {
@@ -345,13 +439,18 @@ int kp_cmd_record(int argc, char **argv)
 		return KP_EXIT_USAGE;
 	}
 	kp_catch_signals();	/* before attaching, as trace does */
-	ret = kp_live_open(&lv, "record", false);
-	if (ret)
-		return ret;
 	f = kp_open_out("record", o.out, "wb");
-	if (!f) {
-		kp_live_close(&lv);
+	if (!f)
 		return KP_EXIT_ERROR;
+	ret = kp_run_begin("record", &o, &os);
+	if (ret) {
+		fclose(f);
+		return ret;
+	}
+	ret = kp_live_open(&lv, "record", false);
+	if (ret) {
+		fclose(f);
+		return kp_run_end(&os, ret);
 	}
 	kp_live_info(&lv, &info);
 	/* Symbols are embedded raw; report parses them wherever it runs. */
@@ -363,6 +462,9 @@ int kp_cmd_record(int argc, char **argv)
 		ret = KP_EXIT_ERROR;
 		goto out;
 	}
+	ret = kp_run_start(&lv, &o, &os);
+	if (ret)
+		goto out;
 	deadline = o.duration ? kp_now_ns() + o.duration * 1e9 : 0;
 	for (;;) {
 		bool last = kp_stop || (deadline && kp_now_ns() >= deadline);
@@ -401,9 +503,12 @@ int kp_cmd_record(int argc, char **argv)
 out:
 	free(ksyms);
 	free(st.buf);
-	fclose(f);
+	if (fclose(f) && !ret) {
+		fprintf(stderr, "kpmod: record: %s: %s\n", o.out, strerror(errno));
+		ret = KP_EXIT_ERROR;
+	}
 	kp_live_close(&lv);
-	return ret;
+	return kp_run_end(&os, ret);
 }
 
 int kp_cmd_snapshot(int argc, char **argv)
@@ -413,7 +518,7 @@ int kp_cmd_snapshot(int argc, char **argv)
 	FILE *out;
 	int ret;
 
-	ret = kp_parse_opts("snapshot", argc, argv, &o, false, false);
+	ret = kp_parse_opts("snapshot", argc, argv, &o, 0);
 	if (ret)
 		return ret;
 	if (!o.live_rings) {

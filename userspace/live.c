@@ -111,6 +111,25 @@ int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
 	return 0;
 }
 
+void kp_live_discard_before(struct kp_live *lv, uint64_t t0)
+{
+	const struct kpmod_record *rec;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < lv->nrings; i++) {
+		struct kp_ring *r = &lv->rings[i];
+
+		while ((ret = kp_ring_peek(r, &rec)) != 0) {
+			if (ret > 0 && rec->ts_ns >= t0)
+				break;
+			kp_ring_skip(r);
+		}
+		kp_ring_release(r);
+		lv->lost_seen[i] = kp_ring_lost(r);
+	}
+}
+
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize)
 {
 	return kp_live_open_rings(lv, cmd, symbolize, kp_ring_open);

@@ -40,6 +40,8 @@ int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize);
 int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 		       kp_ring_open_fn open_ring);
 void kp_live_close(struct kp_live *lv);
+/* Consumes what the rings hold from before @t0 (kp_now_ns()): a run's reader starts there. */
+void kp_live_discard_before(struct kp_live *lv, uint64_t t0);
 /* Fills the record file's INFO block from the session. */
 void kp_live_info(const struct kp_live *lv, struct kp_recinfo *info);
 /* "N events, lost L (cpu0 a, cpu1 b), nested K" on stderr. */

@@ -125,6 +125,9 @@ static int kp_probe_reply(struct nlattr **a, void *arg)
 	p->enabled = a[KPMOD_A_PROBE_ENABLED] != NULL;
 	p->gone = a[KPMOD_A_PROBE_GONE] != NULL;
 	p->soft_disabled = a[KPMOD_A_PROBE_SOFT_DISABLED] != NULL;
+	p->pid_tree = kp_u32(a[KPMOD_A_PROBE_PID_TREE]);
+	p->added_by = kp_u32(a[KPMOD_A_PROBE_ADDED_BY]);
+	p->enabled_by = kp_u32(a[KPMOD_A_PROBE_ENABLED_BY]);
 	l->n++;
 	if (kp_parse_args(p, a[KPMOD_A_PROBE_ARGS]))
 		return -EPROTO;
@@ -200,6 +203,8 @@ struct kp_select_req {
 	const struct kp_select *sel;
 	size_t n;
 	int *offsets;		/* each selector's offset in the message */
+	bool one_shot;		/* ENABLE for a one-shot run */
+	uint32_t pid_tree;	/* its process tree, or 0 */
 };
 
 static int kp_fill_select(struct nl_msg *msg, void *arg)
@@ -224,13 +229,16 @@ static int kp_fill_select(struct nl_msg *msg, void *arg)
 		nla_nest_end(msg, one);
 	}
 	nla_nest_end(msg, all);
+	if ((r->one_shot && nla_put_flag(msg, KPMOD_A_PROBE_ONE_SHOT)) ||
+	    (r->pid_tree && nla_put_u32(msg, KPMOD_A_PROBE_PID_TREE, r->pid_tree)))
+		return -NLE_NOMEM;
 	return 0;
 }
 
-int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
-		    size_t n, int *bad, struct kp_err *e)
+static int kp_probe_select_req(struct kp_nl *nl, uint8_t cmd, struct kp_select_req r,
+			       int *bad, struct kp_err *e)
 {
-	struct kp_select_req r = { sel, n, NULL };
+	const size_t n = r.n;
 	size_t i;
 	int ret;
 
@@ -247,6 +255,19 @@ int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 			*bad = (int)i;
 	free(r.offsets);
 	return ret;
+}
+
+int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
+		    size_t n, int *bad, struct kp_err *e)
+{
+	return kp_probe_select_req(nl, cmd, (struct kp_select_req){ sel, n, NULL, false, 0 }, bad, e);
+}
+
+int kp_probe_enable_run(struct kp_nl *nl, const struct kp_select *sel, size_t n,
+			uint32_t pid_tree, int *bad, struct kp_err *e)
+{
+	return kp_probe_select_req(nl, KPMOD_CMD_PROBE_ENABLE,
+				   (struct kp_select_req){ sel, n, NULL, true, pid_tree }, bad, e);
 }
 
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e)

@@ -31,6 +31,8 @@ struct kp_probe_info {
 	char definition[KPMOD_MAX_DEF_LEN];
 	uint64_t offset, address, hits, misses, dropped, filtered;
 	bool enabled, gone, soft_disabled;
+	uint32_t pid_tree;		/* records only this process' descendants, or 0 */
+	uint32_t added_by, enabled_by;	/* the one-shot run's process id, or 0 */
 	char filter[KPMOD_MAX_FILTER_TEXT];	/* "" when none */
 	unsigned int ntriggers;
 	struct kp_trigger_info *triggers;	/* malloc'd, in the module's order */
@@ -63,6 +65,12 @@ struct kp_select {
  */
 int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 		    size_t n, int *bad, struct kp_err *e);
+/*
+ * ENABLE for a one-shot run: the module records the caller as the run, and
+ * with @pid_tree, the probes record only that process' descendants.
+ */
+int kp_probe_enable_run(struct kp_nl *nl, const struct kp_select *sel, size_t n,
+			uint32_t pid_tree, int *bad, struct kp_err *e);
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e);
 
 /* A filter for GROUP/EVENT: its text and program, or all NULL to clear. */

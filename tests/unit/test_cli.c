@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command table, help and usage errors of the CLI. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,75 @@ START_TEST(report_counts_lost_from_the_baseline_to_the_end)
 }
 END_TEST
 
+/* Output that cannot be written exits 1 and says so. */
+START_TEST(write_errors_exit_non_zero)
+{
+	char path[] = "/tmp/kpmod-unit-XXXXXX", err[512];
+	char *argv[] = { "kpmod", "report", path, NULL };
+	int fd = mkstemp(path), full = open("/dev/full", O_WRONLY), so = dup(1), se = dup(2);
+	FILE *e = tmpfile();
+	size_t n;
+	int ret;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	if (full < 0) {
+		unlink(path);
+		return;		/* no /dev/full in this sandbox */
+	}
+	write_recfile(path, true);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(full, 1);
+	dup2(fileno(e), 2);
+	ret = kp_main(3, argv);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	clearerr(stdout);
+	close(so);
+	close(se);
+	close(full);
+	rewind(e);
+	n = fread(err, 1, sizeof(err) - 1, e);
+	err[n] = '\0';
+	fclose(e);
+	unlink(path);
+	ck_assert_int_eq(ret, KP_EXIT_ERROR);
+	ck_assert_msg(strstr(err, "kpmod: report: write error: No space left on device"), "%s", err);
+}
+END_TEST
+
+/* Numbers that are not counts or durations, and unknown options: usage errors, said. */
+START_TEST(bad_numbers_and_options_are_refused)
+{
+	static const char *const cases[][4] = {
+		{ "trace", "--count", "-1", "bad --count '-1'" },
+		{ "trace", "--count", "0", "bad --count '0'" },
+		{ "trace", "--count", "1e3", "bad --count '1e3'" },
+		{ "trace", "--duration", "nan", "bad --duration 'nan'" },
+		{ "trace", "--duration", "inf", "bad --duration 'inf'" },
+		{ "record", "--duration", "-2", "bad --duration '-2'" },
+		{ "trace", "--bogus", NULL, "kpmod: trace: unknown option '--bogus' (see kpmod trace --help)" },
+		{ "buffer", "--size", NULL, "kpmod: buffer: option '--size' needs a value" },
+		{ "report", "-x", NULL, "kpmod: report: unknown option '-x'" },
+		{ "trace", "--", NULL, "kpmod: trace: '--' is followed by no command" },
+	};
+	char out[512], err[512];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "kpmod", (char *)cases[i][0], (char *)cases[i][1],
+				 (char *)cases[i][2], NULL };
+		int argc = cases[i][2] ? 4 : 3;
+
+		ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), argc, argv),
+				 KP_EXIT_USAGE);
+		ck_assert_msg(strstr(err, cases[i][3]), "%s %s: %s", cases[i][0], cases[i][1], err);
+	}
+}
+END_TEST
+
 START_TEST(extra_arguments_are_refused)
 {
 	char out[4096], err[4096];
@@ -278,6 +348,8 @@ static Suite *cli_suite(void)
 
 	tcase_add_test(tc, every_command_is_found_and_documented);
 	tcase_add_test(tc, version_needs_no_module);
+	tcase_add_test(tc, write_errors_exit_non_zero);
+	tcase_add_test(tc, bad_numbers_and_options_are_refused);
 	tcase_add_test(tc, add_dry_run_checks_without_the_module);
 	tcase_add_test(tc, wants_help_stops_at_double_dash);
 	tcase_add_test(tc, no_arguments_is_a_usage_error);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "probe_def.h"
 #include "session.h"
 
 /* How the probes of one request are added. */
@@ -30,5 +31,17 @@ struct kp_event_name {
 int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts,
 		unsigned int n, const struct kp_add_how *how, struct kp_event_name *names,
 		unsigned int *nnames);
+
+/*
+ * Definitions parsed one at a time for the running module's arch, symbols
+ * checked against kallsyms (read once, on the first lookup); an error is
+ * reported with "FILE:LINE:" (@src, or none) and the caret.
+ */
+struct kp_def_parser;
+struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch);
+/* 0, or the exit code of the error reported. */
+int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
+			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def);
+void kp_def_parser_free(struct kp_def_parser *dp);
 
 #endif

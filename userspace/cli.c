@@ -16,9 +16,11 @@ const struct kp_cmd kp_cmds[] = {
 	  "commands do: 3 when the module is not loaded, 4 without the\n"
 	  "privileges, 6 when the two uapi versions differ.\n" },
 	{ "status", kp_cmd_status, "show the module's state",
-	  "usage: kpmod status\n"
+	  "usage: kpmod status [--json]\n"
 	  "Shows the loaded module's version, architecture, kernel, CPUs,\n"
-	  "the number of probes registered and the buffer settings.\n" },
+	  "the number of probes registered and the buffer settings, then what\n"
+	  "one-shot runs killed with SIGKILL left behind. --json prints one\n"
+	  "object (see README).\n" },
 	{ "add", kp_cmd_add, "add probes (kprobe_events syntax)",
 	  "usage: kpmod add [--enable] [--filter EXPR] [--dry-run [--arch ARCH]] [-f FILE] [--] DEF... | -\n"
 	  "Adds probes defined as for kprobe_events:\n"
@@ -43,6 +45,23 @@ const struct kp_cmd kp_cmds[] = {
 	  "symbols against this machine's /proc/kallsyms when it is readable and\n"
 	  "of that arch, naming near matches of an unknown one. Every error is\n"
 	  "reported; the exit code is the first one's.\n" },
+	{ "apply", kp_cmd_apply, "make the module hold what probe files say (boot-time probes)",
+	  "usage: kpmod apply [--check] [--state FILE] DIR|FILE...\n"
+	  "Makes the module hold the probes, filters, triggers, enabled events and\n"
+	  "buffer that the files say (a DIR: its *.conf, in name order), and\n"
+	  "removes the probes an earlier apply added that they no longer define.\n"
+	  "Idempotent: a second run changes nothing; a changed file changes only\n"
+	  "the difference. A file holds one item per line ('#' starts a comment):\n"
+	  "  p:... | r:...             a definition (kpmod add's syntax)\n"
+	  "  filter EVENT EXPR         its filter\n"
+	  "  trigger EVENT TRIGGER     one of its triggers\n"
+	  "  enable EVENT...           enabled\n"
+	  "  buffer [size=SIZE] [mode=discard|overwrite]\n"
+	  "Every line is checked before anything changes; errors name FILE:LINE.\n"
+	  "--check prints what would change and changes nothing: exit 0 when\n"
+	  "nothing would, 1 when something would. --state FILE (default\n"
+	  "/run/kpmod/applied) lists the probes apply added; a probe apply did\n"
+	  "not add is never changed, unless its definition is the same.\n" },
 	{ "del", kp_cmd_del, "delete probes",
 	  "usage: kpmod del EVENT|GROUP/EVENT|-:EVENT ...\n"
 	  "Deletes probes. An enabled probe must be disabled first, as in\n"
@@ -51,8 +70,9 @@ const struct kp_cmd kp_cmds[] = {
 	  "usage: kpmod clear\n"
 	  "Deletes every probe; refused while any probe is enabled.\n" },
 	{ "list", kp_cmd_list, "print the probe definitions",
-	  "usage: kpmod list\n"
-	  "Prints every probe's definition as kprobe_events prints it.\n" },
+	  "usage: kpmod list [--json]\n"
+	  "Prints every probe's definition as kprobe_events prints it. --json\n"
+	  "prints one array of objects, with each probe's state (see README).\n" },
 	{ "enable", kp_cmd_enable, "enable probes",
 	  "usage: kpmod enable EVENT|GROUP/EVENT|GROUP/*|all ...\n"
 	  "Enables probes. All of a request's probes change, or none does.\n" },
@@ -60,10 +80,21 @@ const struct kp_cmd kp_cmds[] = {
 	  "usage: kpmod disable EVENT|GROUP/EVENT|GROUP/*|all ...\n"
 	  "Disables probes.\n" },
 	{ "stat", kp_cmd_stat, "print per-probe hit, miss, drop and filter counts",
-	  "usage: kpmod stat\n"
+	  "usage: kpmod stat [--json | --prometheus]\n"
 	  "Prints, per probe, as kprobe_profile does: the event name, hits and\n"
 	  "misses; then the events dropped for lack of ring space, and those its\n"
-	  "filter did not match.\n" },
+	  "filter did not match. --json prints one array of objects.\n"
+	  "--prometheus prints the probes' counters and each CPU's ring counters\n"
+	  "(events, lost, overwritten, nested) in Prometheus' text format, for\n"
+	  "node_exporter's textfile collector.\n" },
+	{ "format", kp_cmd_format, "print an event's fields, as tracefs' format file",
+	  "usage: kpmod format [--json] EVENT|GROUP/EVENT\n"
+	  "Prints the event's fields as tracefs' events/GROUP/EVENT/format does:\n"
+	  "name, ID (the probe's id), every field with its type, offset, size and\n"
+	  "signedness, and the print format. Offsets and sizes are those of\n"
+	  "kpmod's records (a 64-byte header, a fault bitmap, then the\n"
+	  "arguments); types and the print format are the kernel's for the same\n"
+	  "definition. --json prints one object (see README).\n" },
 	{ "filter", kp_cmd_filter, "show, set or clear a probe's event filter",
 	  "usage: kpmod filter EVENT|GROUP/EVENT [EXPR | 0]\n"
 	  "Without EXPR, prints the probe's filter (or none). EXPR is written as\n"
@@ -90,14 +121,23 @@ const struct kp_cmd kp_cmds[] = {
 	  "and only an enabled probe records its events. A trigger that does\n"
 	  "not parse is shown as the kernel's error_log shows it and exits 8.\n" },
 	{ "hist", kp_cmd_hist, "print a probe's hist tables",
-	  "usage: kpmod hist [--graph | --json] [--interval SECONDS] EVENT|GROUP/EVENT\n"
+	  "usage: kpmod hist [--graph | --json | --prometheus] [--interval SECONDS] EVENT|GROUP/EVENT\n"
+	  "       kpmod hist [--graph | --json] [--interval SECONDS] [--duration SECONDS]\n"
+	  "                  DEF TRIGGER... [-- COMMAND [ARGS...]]\n"
 	  "Prints every hist trigger's table of the probe as tracefs'\n"
 	  "events/GROUP/EVENT/hist does: the trigger, one line per key, the\n"
 	  "totals (Hits, Entries, Dropped: updates lost to a full table).\n"
 	  "--graph prints as bpftrace prints: a .log2 or .buckets=N key as\n"
 	  "hist()/lhist() rows with bars, other keys as a map by count. --json\n"
-	  "prints one JSON object per table (see README).\n"
-	  "--interval prints and clears the tables every SECONDS until Ctrl-C.\n" },
+	  "prints one JSON object per table (see README). --prometheus prints\n"
+	  "them in Prometheus' text format: kpmod_hist_hitcount and\n"
+	  "kpmod_hist_value (value=NAME), labelled by the keys.\n"
+	  "--interval prints and clears the tables every SECONDS until Ctrl-C.\n"
+	  "A one-shot run: kpmod hist [OPTIONS] [--duration SECONDS] DEF TRIGGER...\n"
+	  "[-- COMMAND [ARGS...]] adds the probe DEF (kpmod add's syntax) and its\n"
+	  "TRIGGERs ('hist:keys=...'), with COMMAND's process tree only; runs\n"
+	  "COMMAND (or waits for Ctrl-C or --duration), prints the tables, and\n"
+	  "removes the probe, as kpmod trace's runs do.\n" },
 	{ "tracing", kp_cmd_tracing, "show or set whether events reach the rings",
 	  "usage: kpmod tracing [on|off]\n"
 	  "As tracefs' tracing_on: off stops every probe's events from reaching\n"

@@ -596,3 +596,38 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
 	kp_defs_free(&d);
 	return ret;
 }
+
+struct kp_def_parser {
+	const struct kp_arch *arch;
+	struct kp_lazy_ksyms lk;
+};
+
+struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch)
+{
+	struct kp_def_parser *dp = calloc(1, sizeof(*dp));
+
+	if (dp)
+		dp->arch = arch;
+	return dp;
+}
+
+int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
+			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def)
+{
+	struct kp_def_item it = { .text = (char *)text, .src = src, .line = line };
+	struct kp_parse_err pe;
+
+	if (!kp_parse_def(text, dp->arch, kp_resolve, &dp->lk, op, def, &pe))
+		return 0;
+	it.def = *def;
+	kp_report_parse_err(&it, &pe, &dp->lk);
+	return KP_EXIT_DEF_BASE + pe.code;
+}
+
+void kp_def_parser_free(struct kp_def_parser *dp)
+{
+	if (!dp)
+		return;
+	kp_ksyms_free(&dp->lk.ks);
+	free(dp);
+}

@@ -14,10 +14,10 @@
 
 #include "commands.h"
 #include "filter_probe.h"
+#include "probe_ops.h"
 #include "session.h"
 
-/* Sets (@expr compiled for @p) or, with @expr NULL, clears the filter. */
-static int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
+int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 			   const char *expr)
 {
 	struct kp_filter_req req = { .group = p->group, .event = p->event };

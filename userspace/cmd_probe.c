@@ -6,7 +6,9 @@
 
 #include "commands.h"
 #include "oneshot.h"
+#include "probe_json.h"
 #include "probe_nl.h"
+#include "prometheus.h"
 #include "session.h"
 
 /*
@@ -107,18 +109,21 @@ int kp_cmd_clear(int argc, char **argv)
 	return ret;
 }
 
-/* Runs @fn over the probe list: for list and stat. */
-static int kp_with_list(const char *cmd, int argc,
-			void (*fn)(const struct kp_probe_list *l))
+/* Runs @fn (or with --json, @json) over the probe list: for list and stat. */
+static int kp_with_list(const char *cmd, int argc, char **argv,
+			void (*fn)(const struct kp_probe_list *l),
+			void (*json)(FILE *out, const struct kp_probe_list *l))
 {
+	bool as_json = argc == 2 && !strcmp(argv[1], "--json");
 	struct kp_probe_list l;
 	struct kp_status st;
 	struct kp_nl nl;
 	struct kp_err e;
 	int ret;
 
-	if (argc > 1) {
-		fprintf(stderr, "kpmod: %s: takes no arguments\n", cmd);
+	if (argc > 1 && !as_json) {
+		fprintf(stderr, "kpmod: %s: takes no arguments but --json%s\n", cmd,
+			strcmp(cmd, "stat") ? "" : " or --prometheus");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open(cmd, &nl, &st);
@@ -127,7 +132,10 @@ static int kp_with_list(const char *cmd, int argc,
 	if (kp_probe_list_get(&nl, &l, &e)) {
 		ret = kp_fail(cmd, &e);
 	} else {
-		fn(&l);
+		if (as_json)
+			json(stdout, &l);
+		else
+			fn(&l);
 		kp_probe_list_free(&l);
 	}
 	kp_nl_close(&nl);
@@ -171,14 +179,42 @@ static void kp_print_stat(const struct kp_probe_list *l)
 
 int kp_cmd_list(int argc, char **argv)
 {
-	(void)argv;
-	return kp_with_list("list", argc, kp_print_list);
+	return kp_with_list("list", argc, argv, kp_print_list, kp_list_json);
+}
+
+/* stat --prometheus: the probes' counters and every ring's, one exposition. */
+static int kp_stat_prom(void)
+{
+	struct kp_probe_list l;
+	struct kp_ring_stats rs;
+	struct kp_status st;
+	struct kp_nl nl;
+	struct kp_err e;
+	int ret;
+
+	ret = kp_session_open("stat", &nl, &st);
+	if (ret)
+		return ret;
+	if (kp_probe_list_get(&nl, &l, &e)) {
+		ret = kp_fail("stat", &e);
+	} else {
+		if (kp_ring_stats_get(&nl, &rs, &e)) {
+			ret = kp_fail("stat", &e);
+		} else {
+			kp_stat_prometheus(stdout, &st, &l, &rs);
+			kp_ring_stats_free(&rs);
+		}
+		kp_probe_list_free(&l);
+	}
+	kp_nl_close(&nl);
+	return ret;
 }
 
 int kp_cmd_stat(int argc, char **argv)
 {
-	(void)argv;
-	return kp_with_list("stat", argc, kp_print_stat);
+	if (argc == 2 && !strcmp(argv[1], "--prometheus"))
+		return kp_stat_prom();
+	return kp_with_list("stat", argc, argv, kp_print_stat, kp_stat_json);
 }
 
 int kp_cmd_enable(int argc, char **argv)

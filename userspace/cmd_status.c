@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "oneshot.h"
+#include "probe_json.h"
 #include "probe_nl.h"
 #include "session.h"
 
@@ -46,38 +47,44 @@ int kp_cmd_version(int argc, char **argv)
 
 int kp_cmd_status(int argc, char **argv)
 {
-	struct kp_probe_list l;
+	bool as_json = argc == 2 && !strcmp(argv[1], "--json");
+	struct kp_probe_list l = { 0 };
+	bool listed = false;
 	struct kp_status st;
 	struct kp_err e;
 	struct kp_nl nl;
 	int ret;
 
-	(void)argv;
-	ret = kp_no_args("status", argc);
-	if (ret)
-		return ret;
+	if (argc > 1 && !as_json) {
+		fprintf(stderr, "kpmod: status: takes no arguments but --json\n");
+		return KP_EXIT_USAGE;
+	}
 	ret = kp_session_open("status", &nl, &st);
 	if (ret && ret != KP_EXIT_MISMATCH)
 		return ret;
-	printf("module:  %s (uapi %u)\n", st.module_version, st.uapi);
-	printf("arch:    %s\n", st.arch);
-	printf("kernel:  %s\n", st.release);
-	printf("cpus:    %u possible, %u online\n", st.possible, st.online);
-	printf("probes:  %u registered (max %u)\n", st.probes, st.max_probes);
-	printf("buffer:  %llu KiB per CPU, %s (limit %llu MiB in all)\n",
-	       (unsigned long long)st.buf_size >> 10,
-	       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard",
-	       (unsigned long long)st.buf_limit >> 20);
-	printf("hooks:   %u function entries kept armed, %llu stale breakpoints caught\n",
-	       st.sites, (unsigned long long)st.site_traps);
-	printf("tracing: %s\n", st.tracing_on ? "on" : "off (kpmod tracing on)");
-	printf("snapshots: %llu taken, %llu skipped (snapshot trigger)\n",
-	       (unsigned long long)st.snapshots, (unsigned long long)st.snapshots_skipped);
-	if (!ret && !kp_probe_list_get(&nl, &l, &e)) {
-		if (kp_oneshot_left_behind(&l, stdout))
-			fprintf(stderr, "kpmod: status: a kpmod run was killed and left probes behind: kpmod clear removes them\n");
-		kp_probe_list_free(&l);
+	listed = !ret && !kp_probe_list_get(&nl, &l, &e);
+	if (as_json) {
+		kp_status_json(stdout, &st, listed ? &l : NULL);
+	} else {
+		printf("module:  %s (uapi %u)\n", st.module_version, st.uapi);
+		printf("arch:    %s\n", st.arch);
+		printf("kernel:  %s\n", st.release);
+		printf("cpus:    %u possible, %u online\n", st.possible, st.online);
+		printf("probes:  %u registered (max %u)\n", st.probes, st.max_probes);
+		printf("buffer:  %llu KiB per CPU, %s (limit %llu MiB in all)\n",
+		       (unsigned long long)st.buf_size >> 10,
+		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard",
+		       (unsigned long long)st.buf_limit >> 20);
+		printf("hooks:   %u function entries kept armed, %llu stale breakpoints caught\n",
+		       st.sites, (unsigned long long)st.site_traps);
+		printf("tracing: %s\n", st.tracing_on ? "on" : "off (kpmod tracing on)");
+		printf("snapshots: %llu taken, %llu skipped (snapshot trigger)\n",
+		       (unsigned long long)st.snapshots, (unsigned long long)st.snapshots_skipped);
 	}
+	if (listed && kp_oneshot_left_behind(&l, as_json ? NULL : stdout))
+		fprintf(stderr, "kpmod: status: a kpmod run was killed and left probes behind: kpmod clear removes them\n");
+	if (listed)
+		kp_probe_list_free(&l);
 	if (!ret)
 		kp_nl_close(&nl);
 	return ret;

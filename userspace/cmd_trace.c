@@ -76,12 +76,15 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 		{ NULL, 0, NULL, 0 },
 	};
 	bool live = flags & KP_OPT_LIVE;
-	int c;
+	int c, nopts = argc;
 
 	memset(o, 0, sizeof(*o));
+	/* Options go anywhere before "--"; what follows it is the command's. */
+	if (flags & KP_OPT_RUN)
+		for (nopts = 1; nopts < argc && strcmp(argv[nopts], "--"); nopts++)
+			;
 	optind = 1;
-	/* '+': options stop at the first DEF or EVENT, which may hold '-'. */
-	while ((c = getopt_long(argc, argv, "+:jo:d:c:l", opts, NULL)) != -1) {
+	while ((c = getopt_long(nopts, argv, ":jo:d:c:l", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -115,11 +118,14 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 		}
 	}
 	if (flags & KP_OPT_RUN) {
-		kp_oneshot_split(argc, argv, optind, &o->run);
-		if (!strcmp(argv[argc - 1], "--")) {
+		/* getopt put the DEFs and EVENTs after the options, before "--". */
+		o->run.specs = &argv[optind];
+		o->run.nspecs = nopts - optind;
+		if (nopts < argc && nopts + 1 == argc) {
 			fprintf(stderr, "kpmod: %s: '--' is followed by no command\n", cmd);
 			return KP_EXIT_USAGE;
 		}
+		o->run.command = nopts + 1 < argc ? &argv[nopts + 1] : NULL;
 	} else if (optind < argc) {
 		fprintf(stderr, "kpmod: %s: unexpected argument '%s'\n", cmd, argv[optind]);
 		return KP_EXIT_USAGE;
@@ -276,6 +282,8 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 				fprintf(stderr, "kpmod: %s: write error: %s\n", lv->cmd,
 					strerror(errno));
 				ret = KP_EXIT_ERROR;
+			} else {
+				clearerr(out);	/* said: kp_main() must not say it again */
 			}
 			break;
 		}
@@ -315,7 +323,7 @@ int kp_cmd_trace(int argc, char **argv)
 	 * are open must not have its signal lost while symbols load.
 	 */
 	kp_catch_signals();
-	out = kp_open_out("trace", o.out, "w");
+	out = kp_open_out("trace", o.out, "we");
 	if (!out)
 		return KP_EXIT_ERROR;
 	ret = kp_run_begin("trace", &o, &os);
@@ -439,7 +447,7 @@ int kp_cmd_record(int argc, char **argv)
 		return KP_EXIT_USAGE;
 	}
 	kp_catch_signals();	/* before attaching, as trace does */
-	f = kp_open_out("record", o.out, "wb");
+	f = kp_open_out("record", o.out, "wbe");
 	if (!f)
 		return KP_EXIT_ERROR;
 	ret = kp_run_begin("record", &o, &os);

@@ -6,6 +6,7 @@
  * kpmod tracing [on|off]: whether events reach the rings (tracing_on).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "filter_probe.h"
 #include "hist_print.h"
 #include "live.h"
+#include "oneshot.h"
+#include "probe_ops.h"
 #include "session.h"
 #include "trigger.h"
 
@@ -42,8 +45,7 @@ static int kp_trigger_list(const struct kp_probe_info *p)
 	return 0;
 }
 
-/* Parses @spec for @p, compiles its filter, and sends it. */
-static int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char *spec)
+int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char *spec)
 {
 	struct kp_filter_req freq = { .group = p->group, .event = p->event };
 	struct kp_trigger_req req = { .group = p->group, .event = p->event };
@@ -129,6 +131,26 @@ out:
 	return ret;
 }
 
+int kp_trigger_remove_info(struct kp_nl *nl, const struct kp_probe_info *p,
+			   const struct kp_trigger_info *ti, struct kp_err *e)
+{
+	struct kp_trigger *t = calloc(1, sizeof(*t));
+	struct kp_trigger_req r = { p->group, p->event, t, NULL };
+	int ret;
+
+	if (!t) {
+		kp_err_set(e, ENOMEM, NULL);
+		return -1;
+	}
+	t->remove = true;
+	t->type = ti->type;
+	snprintf(t->text, sizeof(t->text), "%s", ti->text);
+	snprintf(t->filter, sizeof(t->filter), "%s", ti->filter);
+	ret = kp_trigger_set(nl, &r, e) ? -1 : 0;
+	free(t);
+	return ret;
+}
+
 /* The probe a command names, from a fresh list; prints why not. */
 static int kp_trigger_session(const char *cmd, const char *name, struct kp_nl *nl,
 			      struct kp_probe_list *l, const struct kp_probe_info **p)
@@ -194,6 +216,10 @@ struct kp_hist_opts {
 	bool graph;
 	bool json;
 	unsigned int interval;		/* seconds; 0: print once */
+	double duration;		/* a run's, seconds; 0: until its end */
+	bool prometheus;		/* Prometheus' text format */
+	bool prom_values;		/* its second pass: the values */
+	bool prom_header;		/* the family's HELP and TYPE still to print */
 };
 
 /* Empties one hist table (its :clear). */
@@ -227,7 +253,7 @@ static int kp_hist_clear(struct kp_nl *nl, const struct kp_probe_info *p,
 /* One hist trigger's table; @first: no blank lines before it. */
 static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		       const struct kp_trigger_info *t, const struct kp_filter_fields *ff,
-		       bool first, const struct kp_hist_opts *o, struct kp_ksyms *ks,
+		       bool first, struct kp_hist_opts *o, struct kp_ksyms *ks,
 		       bool *ks_loaded)
 {
 	char info[KP_TRIGGER_TEXT_MAX + KPMOD_MAX_FILTER_TEXT + 64];
@@ -256,7 +282,11 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	/* Cleared right after the read: an interval counts from there. */
 	if (o->interval)
 		ret = kp_hist_clear(nl, p, t, &h);
-	if (o->json) {
+	if (o->prometheus) {
+		o->prom_header = kp_hist_prometheus(stdout, p->group, p->event, t->id, &h, &d,
+						    *ks_loaded ? ks : NULL, o->prom_values,
+						    o->prom_header);
+	} else if (o->json) {
 		char event[2 * KPMOD_MAX_NAME_LEN];
 
 		kp_trigger_line(info, sizeof(info), t, ff);
@@ -276,18 +306,24 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 
 /* Every hist table of @p once; KP_EXIT_REFUSED if it has none. */
 static int kp_hist_all(struct kp_nl *nl, const struct kp_probe_info *p,
-		       const struct kp_filter_fields *ff, const struct kp_hist_opts *o,
+		       const struct kp_filter_fields *ff, struct kp_hist_opts *o,
 		       struct kp_ksyms *ks, bool *ks_loaded)
 {
+	unsigned int i, pass;
 	bool first = true;
-	unsigned int i;
 	int ret = 0;
 
-	for (i = 0; !ret && i < p->ntriggers; i++) {
-		if (p->triggers[i].type != KPMOD_TRIGGER_HIST)
-			continue;
-		ret = kp_hist_one(nl, p, &p->triggers[i], ff, first, o, ks, ks_loaded);
-		first = false;
+	/* Prometheus: every table's hits, then every table's values. */
+	for (pass = 0; pass < (o->prometheus ? 2U : 1U); pass++) {
+		o->prom_values = pass;
+		o->prom_header = true;
+		first = true;
+		for (i = 0; !ret && i < p->ntriggers; i++) {
+			if (p->triggers[i].type != KPMOD_TRIGGER_HIST)
+				continue;
+			ret = kp_hist_one(nl, p, &p->triggers[i], ff, first, o, ks, ks_loaded);
+			first = false;
+		}
 	}
 	if (first) {
 		fprintf(stderr, "kpmod: hist: %s/%s has no hist trigger (kpmod trigger %s/%s "
@@ -298,33 +334,155 @@ static int kp_hist_all(struct kp_nl *nl, const struct kp_probe_info *p,
 	return ret;
 }
 
-static int kp_hist_options(int argc, char **argv, struct kp_hist_opts *o, const char **event)
+static int kp_hist_options(int argc, char **argv, struct kp_hist_opts *o, const char **event,
+			   struct kp_oneshot_args *run)
 {
 	char *end;
 	int i;
 
 	*event = NULL;
+	memset(run, 0, sizeof(*run));
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--graph")) {
 			o->graph = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			o->json = true;
+		} else if (!strcmp(argv[i], "--prometheus")) {
+			o->prometheus = true;
 		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
 			o->interval = (unsigned int)strtoul(argv[++i], &end, 10);
-			if (*end || !o->interval || o->interval > 86400)
+			if (argv[i][0] < '0' || argv[i][0] > '9' || *end || !o->interval ||
+			    o->interval > 86400)
 				return -1;
+		} else if (!strcmp(argv[i], "--duration") && i + 1 < argc) {
+			o->duration = strtod(argv[++i], &end);
+			if (end == argv[i] || *end || !isfinite(o->duration) || o->duration <= 0 ||
+			    o->duration >= 1e9)
+				return -1;
+		} else if (!strcmp(argv[i], "--")) {
+			run->command = i + 1 < argc ? &argv[i + 1] : NULL;
+			if (!run->command)
+				return -1;
+			break;
 		} else if (argv[i][0] != '-' && !*event) {
 			*event = argv[i];
+		} else if (argv[i][0] != '-') {
+			/* The triggers of a one-shot run. */
+			if (!run->nspecs)
+				run->specs = &argv[i];
+			else if (run->specs + run->nspecs != &argv[i])
+				return -1;
+			run->nspecs++;
 		} else {
 			return -1;
 		}
 	}
-	return *event && !(o->graph && o->json) ? 0 : -1;
+	return *event && o->graph + o->json + o->prometheus <= 1 &&
+	       !(o->prometheus && (o->interval || run->nspecs || run->command)) ? 0 : -1;
+}
+
+/*
+ * kpmod hist [--graph|--json] [--interval S] [--duration S] DEF TRIGGER...
+ * [-- COMMAND]: a one-shot run.  The probe DEF is added (not enabled:
+ * its hist counts without recording events), with COMMAND's process
+ * tree only, its TRIGGERs added; then COMMAND runs (or the run waits for
+ * Ctrl-C or --duration), the tables are printed (and every --interval),
+ * and the probe and its triggers go.
+ */
+/* The probe a run added, from a fresh list in @l (the old one freed); NULL if gone. */
+static const struct kp_probe_info *kp_hist_run_probe(struct kp_oneshot *os,
+						     struct kp_probe_list *l)
+{
+	struct kp_event_name *want = &os->added[0];
+	const struct kp_probe_info *p;
+	struct kp_err e;
+
+	kp_probe_list_free(l);
+	if (kp_probe_list_get(&os->nl, l, &e)) {
+		kp_fail("hist", &e);
+		return NULL;
+	}
+	p = kp_probe_list_find(l, want->group, want->event);
+	if (!p)
+		fprintf(stderr, "kpmod: hist: %s/%s is gone\n", want->group, want->event);
+	return p;
+}
+
+static int kp_hist_run(const char *def, const struct kp_oneshot_args *run,
+		       struct kp_hist_opts *o)
+{
+	struct kp_oneshot_args a = { .specs = (char **)&def, .nspecs = 1, .command = run->command };
+	const struct kp_probe_info *p = NULL;
+	struct kp_filter_fields *ff = NULL;
+	struct kp_probe_list l = { 0 };
+	struct kp_ksyms ks = { 0 };
+	uint64_t deadline, next;
+	bool ks_loaded = false;
+	struct kp_oneshot os;
+	int ret, i;
+
+	if (!kp_oneshot_is_def(def)) {
+		fprintf(stderr, "kpmod: hist: a run's hist goes on a probe it adds: '%s' is not a definition (for an existing event: kpmod trigger)\n",
+			def);
+		return KP_EXIT_USAGE;
+	}
+	if (!run->nspecs) {
+		fprintf(stderr, "kpmod: hist: a run needs a trigger: 'hist:keys=...'\n");
+		return KP_EXIT_USAGE;
+	}
+	kp_catch_signals();
+	ret = kp_oneshot_begin(&os, "hist", &a, run->command ? KP_ONESHOT_COMMAND : 0);
+	if (ret)
+		return ret;
+	ff = malloc(sizeof(*ff));
+	if (!ff) {
+		ret = KP_EXIT_ERROR;
+		goto out;
+	}
+	p = kp_hist_run_probe(&os, &l);
+	if (!p) {
+		ret = KP_EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < run->nspecs && !ret; i++)
+		ret = kp_trigger_apply(&os.nl, p, run->specs[i]);
+	if (ret)
+		goto out;
+	if (run->command)
+		ret = kp_oneshot_spawn(&os, run->command);
+	deadline = o->duration ? kp_now_ns() + o->duration * 1e9 : 0;
+	next = o->interval ? kp_now_ns() + o->interval * 1000000000ULL : 0;
+	while (!ret && !kp_stop && (!deadline || kp_now_ns() < deadline)) {
+		usleep(20000);
+		if (next && kp_now_ns() >= next && !kp_stop) {
+			next += o->interval * 1000000000ULL;
+			p = kp_hist_run_probe(&os, &l);
+			if (!p)
+				break;
+			kp_filter_fields_of(p, ff);
+			ret = kp_hist_all(&os.nl, p, ff, o, &ks, &ks_loaded);
+		}
+	}
+	/* The tables as the run leaves them (since --interval's last round). */
+	p = ret ? NULL : kp_hist_run_probe(&os, &l);
+	if (p) {
+		kp_filter_fields_of(p, ff);
+		o->interval = 0;
+		ret = kp_hist_all(&os.nl, p, ff, o, &ks, &ks_loaded);
+	}
+out:
+	if (ks_loaded)
+		kp_ksyms_free(&ks);
+	kp_probe_list_free(&l);
+	free(ff);
+	i = kp_oneshot_end(&os);
+	return ret ? ret : i;
 }
 
 int kp_cmd_hist(int argc, char **argv)
 {
 	struct kp_hist_opts o = { 0 };
+	struct kp_oneshot_args run;
 	struct kp_ksyms ks = { 0 };
 	bool ks_loaded = false;
 	const struct kp_probe_info *p;
@@ -335,10 +493,14 @@ int kp_cmd_hist(int argc, char **argv)
 	struct kp_err e;
 	int ret;
 
-	if (kp_hist_options(argc, argv, &o, &event)) {
-		fprintf(stderr, "usage: kpmod hist [--graph | --json] [--interval SECONDS] EVENT|GROUP/EVENT\n");
+	if (kp_hist_options(argc, argv, &o, &event, &run)) {
+		fprintf(stderr, "usage: kpmod hist [--graph | --json | --prometheus] [--interval SECONDS] EVENT|GROUP/EVENT\n"
+			"       kpmod hist [--graph | --json] [--interval SECONDS] [--duration SECONDS]\n"
+			"                  DEF TRIGGER... [-- COMMAND [ARGS...]]\n");
 		return KP_EXIT_USAGE;
 	}
+	if (run.nspecs || run.command || o.duration)
+		return kp_hist_run(event, &run, &o);
 	ff = malloc(sizeof(*ff));
 	if (!ff) {
 		fprintf(stderr, "kpmod: hist: out of memory\n");

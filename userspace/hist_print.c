@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "hist_print.h"
+#include "prometheus.h"
 
 static void kp_print_key(FILE *out, const struct kp_hist_key_def *k,
 			 const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
@@ -365,4 +366,123 @@ void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, co
 	}
 	fputs("]}\n", out);
 	free(v);
+}
+
+/*
+ * A key's Prometheus label name: [a-zA-Z_][a-zA-Z0-9_]*, and key_NAME when
+ * NAME is one of the labels kpmod sets itself.
+ */
+static void kp_prom_label_name(FILE *out, const char *name)
+{
+	static const char *const taken[] = { "group", "event", "hist", "value", "comm" };
+	const char *s;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (!strcmp(name, taken[i]))
+			fputs("key_", out);
+	if (*name >= '0' && *name <= '9')
+		fputc('_', out);
+	for (s = name; *s; s++)
+		fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' ? *s : '_', out);
+}
+
+/* A key's value as a label: the kernel's text for it, without padding. */
+static void kp_prom_key(FILE *out, const struct kp_hist_key_def *k,
+			const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
+{
+	uint64_t v = k->is_string ? 0 : kp_hist_key_u64(e, k);
+	char buf[KPMOD_HIST_STACK_DEPTH * 600], *p = buf;
+	unsigned int i;
+
+	buf[0] = '\0';
+	if (k->is_stack) {
+		/* Folded, outermost first, as flame graph tools read stacks. */
+		for (i = KPMOD_HIST_STACK_DEPTH; i-- > 0;) {
+			memcpy(&v, e->key + k->off + i * 8, sizeof(v));
+			if (!v)
+				continue;
+			p += strlen(p);
+			if (p != buf)
+				*p++ = ';';
+			kp_ksyms_snprint(ks, v, true, p, buf + sizeof(buf) - p);
+		}
+	} else if (k->is_string) {
+		snprintf(buf, sizeof(buf), "%.*s", KPMOD_HIST_STR_KEY, (const char *)e->key + k->off);
+	} else if (k->show == KP_HIST_SHOW_HEX) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	} else if (k->show == KP_HIST_SHOW_SYM || k->show == KP_HIST_SHOW_SYM_OFFSET) {
+		/* As the kernel prints it, "[addr] sym": two sites, two series. */
+		p += snprintf(buf, sizeof(buf), "[%" PRIx64 "] ", v);
+		if (k->show == KP_HIST_SHOW_SYM)
+			kp_ksyms_snprint_name(ks, v, p, buf + sizeof(buf) - p);
+		else
+			kp_ksyms_snprint(ks, v, true, p, buf + sizeof(buf) - p);
+	} else if (k->show == KP_HIST_SHOW_LOG2) {
+		snprintf(buf, sizeof(buf), "2^%" PRIu64, v);
+	} else if (k->show == KP_HIST_SHOW_BUCKETS) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 "-%" PRIu64, v,
+			 v + (uint64_t)k->mod.buckets - 1);
+	} else {
+		snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	}
+	kp_prom_label_name(out, k->is_stack ? "stacktrace" : k->name);
+	fputc('=', out);
+	kp_prom_label_value(out, buf);
+	if (k->show == KP_HIST_SHOW_EXECNAME) {
+		fputs(",comm=", out);
+		snprintf(buf, sizeof(buf), "%.16s", e->comm);
+		kp_prom_label_value(out, buf);
+	}
+}
+
+bool kp_hist_prometheus(FILE *out, const char *group, const char *event, uint32_t id,
+			const struct kp_hist_spec *h, const struct kp_hist_data *d,
+			const struct kp_ksyms *ks, bool values, bool header)
+{
+	const struct kpmod_hist_entry **v;
+	unsigned int j, pass;
+	size_t i;
+
+	if (values && !h->nvals)
+		return header;
+	v = kp_hist_sorted(h, d);
+	if (!v)
+		return header;
+	if (header)
+		fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n",
+			values ? "kpmod_hist_value" : "kpmod_hist_hitcount",
+			values ? "A hist trigger's value per key (vals=), labelled value=NAME."
+			       : "A hist trigger's hits per key (kpmod hist), labelled by its keys.",
+			values ? "kpmod_hist_value" : "kpmod_hist_hitcount");
+	for (pass = values; pass <= (values ? h->nvals : 0); pass++) {
+		const char *name = pass ? "kpmod_hist_value" : "kpmod_hist_hitcount";
+
+		for (i = 0; i < d->n; i++) {
+			uint64_t x = v[i]->vals[pass];
+
+			fprintf(out, "%s{group=", name);
+			kp_prom_label_value(out, group);
+			fputs(",event=", out);
+			kp_prom_label_value(out, event);
+			fprintf(out, ",hist=\"%u\"", id);
+			if (pass) {
+				const struct kp_hist_key_def *k = &h->vals[pass - 1];
+
+				if (k->show >= KP_HIST_SHOW_MAX)
+					x = kp_hist_stat(k, x, v[i]->vals[0]);
+				fputs(",value=", out);
+				kp_prom_label_value(out, k->name);
+			}
+			for (j = 0; j < h->nkeys; j++) {
+				fputc(',', out);
+				kp_prom_key(out, &h->keys[j], v[i], ks);
+			}
+			fprintf(out, pass && h->vals[pass - 1].is_signed ? "} %" PRId64 "\n" :
+				"} %" PRIu64 "\n", x);
+		}
+	}
+	free(v);
+	return false;
 }

@@ -39,6 +39,20 @@ void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, co
 		  const struct kp_hist_data *d, const struct kp_ksyms *ks);
 
 /*
+ * The table in Prometheus' text format: kpmod_hist_hitcount and (one per
+ * value of vals=) kpmod_hist_value, labelled group, event, hist (the
+ * trigger's id), value, and one label per key (its name), its value the
+ * kernel's text for it (a stack folded "outer;...;inner").  One family at
+ * a time, as the format wants each family's samples together: the hits,
+ * or (@values) the values.  @header: print the family's HELP and TYPE
+ * first, if this table has samples of it; returns whether the next table
+ * still needs them.
+ */
+bool kp_hist_prometheus(FILE *out, const char *group, const char *event, uint32_t id,
+			const struct kp_hist_spec *h, const struct kp_hist_data *d,
+			const struct kp_ksyms *ks, bool values, bool header);
+
+/*
  * The entries of @d in the order the running kernel's hist prints them
  * for the spec (hist_sort.c): an array of n pointers, malloc'd.
  */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
@@ -40,8 +41,15 @@ int kp_nl_open(struct kp_nl *nl, struct kp_err *e)
 		e->code = KP_EXIT_ERROR;
 		goto fail;
 	}
-	/* A dump message holds one whole probe: up to ~16 KiB. */
+	/*
+	 * A dump message holds one whole probe: up to ~16 KiB; STATUS grows
+	 * with the CPUs (KPMOD_A_RINGS).  Peeking sizes the buffer to the
+	 * message when one is larger still.
+	 */
 	nl_socket_set_msg_buf_size(nl->sk, 65536);
+	nl_socket_enable_msg_peek(nl->sk);
+	/* Not inherited by a one-shot run's command. */
+	fcntl(nl_socket_get_fd(nl->sk), F_SETFD, FD_CLOEXEC);
 	/* Ask for the module's error text, and do not echo our request back. */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));

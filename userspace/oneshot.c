@@ -24,7 +24,7 @@
 #include "live.h"
 #include "oneshot.h"
 #include "probe_nl.h"
-#include "trigger.h"
+#include "probe_ops.h"
 
 static volatile pid_t kp_child;
 static volatile int kp_child_status = -1;
@@ -43,25 +43,6 @@ static void kp_on_sigchld(int sig)
 		}
 	}
 	errno = saved;
-}
-
-void kp_oneshot_split(int argc, char **argv, int optind, struct kp_oneshot_args *a)
-{
-	int i;
-
-	memset(a, 0, sizeof(*a));
-	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		a->command = optind < argc ? &argv[optind] : NULL;
-		return;
-	}
-	a->specs = &argv[optind];
-	for (i = optind; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			a->command = i + 1 < argc ? &argv[i + 1] : NULL;
-			break;
-		}
-		a->nspecs++;
-	}
 }
 
 bool kp_oneshot_is_def(const char *spec)
@@ -134,17 +115,6 @@ static int kp_match_names(struct kp_oneshot *os, const struct kp_probe_list *l,
 	return 0;
 }
 
-static const struct kp_probe_info *kp_find_exact(const struct kp_probe_list *l,
-						 const struct kp_event_name *e)
-{
-	unsigned int i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->probes[i].group, e->group) && !strcmp(l->probes[i].event, e->event))
-			return &l->probes[i];
-	return NULL;
-}
-
 /*
  * One request for every name (all change or none); if the module refuses
  * it, one per name, so that a probe someone else removed meanwhile does
@@ -195,7 +165,7 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 		.pid_tree = (flags & KP_ONESHOT_COMMAND) ? (uint32_t)getpid() : 0,
 	};
 	struct kp_event_name *named = NULL;
-	unsigned int nnamed = 0, ndefs = 0, i, attached;
+	unsigned int nnamed = 0, ndefs = 0, i, attached, before;
 	struct kp_probe_list l = { 0 };
 	struct kp_select *sel = NULL;
 	char **defs = NULL;
@@ -246,15 +216,16 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 		goto out;
 	}
 	for (i = 0; i < nnamed; i++) {
-		const struct kp_probe_info *p = kp_find_exact(&l, &named[i]);
+		const struct kp_probe_info *p = kp_probe_list_find(&l, named[i].group, named[i].event);
 
-		if (p && p->enabled) {
+		if (p && p->enabled)
 			os->nalready++;
-			continue;
-		}
-		sel[os->nenabled] = (struct kp_select){ named[i].group, named[i].event };
-		named[os->nenabled++] = named[i];
+		else
+			named[os->nenabled++] = named[i];
 	}
+	/* After the compaction: the selectors point into named[]. */
+	for (i = 0; i < os->nenabled; i++)
+		sel[i] = (struct kp_select){ named[i].group, named[i].event };
 	if (os->nenabled &&
 	    kp_probe_enable_run(&os->nl, sel, os->nenabled, how.pid_tree, &bad, &e)) {
 		if (bad >= 0)
@@ -268,9 +239,11 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	attached = os->nadded + os->nenabled;
 	if (attached)
 		fprintf(stderr, "Attaching %u probe%s...\n", attached, attached == 1 ? "" : "s");
-	if (os->nalready && (flags & KP_ONESHOT_COMMAND))
-		fprintf(stderr, "kpmod: %s: %u of the events named were enabled already: they are read for every process\n",
-			cmd, os->nalready);
+	/* Events enabled before the run record every process: say so. */
+	before = kp_enabled_count(&l);
+	if (before && (flags & KP_ONESHOT_COMMAND))
+		fprintf(stderr, "kpmod: %s: %u event%s enabled before this run %s read for every process\n",
+			cmd, before, before == 1 ? "" : "s", before == 1 ? "is" : "are");
 out:
 	if (ret && os->connected)
 		kp_oneshot_end(os);
@@ -296,6 +269,7 @@ void kp_oneshot_warn_idle(const char *cmd, struct kp_nl *nl)
 
 int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 {
+	sigset_t chld, old_mask;
 	struct sigaction sa;
 	int pipefd[2], err = 0;
 	ssize_t got;
@@ -311,9 +285,20 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 		fprintf(stderr, "kpmod: %s: pipe: %s\n", os->cmd, strerror(errno));
 		return KP_EXIT_ERROR;
 	}
+	/* A Ctrl-C while the probes were set up: the command never starts. */
+	if (kp_stop) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return 0;
+	}
+	/* The handler must know the command's pid before it can exit. */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "kpmod: %s: fork: %s\n", os->cmd, strerror(errno));
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return KP_EXIT_ERROR;
@@ -324,6 +309,7 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		close(pipefd[0]);
 		execvp(command[0], command);
 		err = errno;
@@ -333,6 +319,7 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 	}
 	kp_child = pid;
 	os->child = pid;
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(pipefd[1]);
 	do {
 		got = read(pipefd[0], &err, sizeof(err));
@@ -363,27 +350,19 @@ static bool kp_child_wait(int ms)
 static unsigned int kp_oneshot_remove_triggers(struct kp_oneshot *os)
 {
 	struct kp_probe_list l = { 0 };
-	struct kp_trigger *t;
 	unsigned int i, j, failed = 0;
 	struct kp_err e;
 
 	if (!os->nadded || kp_probe_list_get(&os->nl, &l, &e))
 		return 0;
-	t = calloc(1, sizeof(*t));
-	for (i = 0; t && i < os->nadded; i++) {
-		const struct kp_probe_info *p = kp_find_exact(&l, &os->added[i]);
+	for (i = 0; i < os->nadded; i++) {
+		const struct kp_probe_info *p = kp_probe_list_find(&l, os->added[i].group, os->added[i].event);
 
 		/* Removed in reverse: an enable_event's target after its switch. */
 		for (j = p ? p->ntriggers : 0; j-- > 0;) {
 			const struct kp_trigger_info *ti = &p->triggers[j];
-			struct kp_trigger_req r = { p->group, p->event, t, NULL };
 
-			memset(t, 0, sizeof(*t));
-			t->remove = true;
-			t->type = ti->type;
-			snprintf(t->text, sizeof(t->text), "%s", ti->text);
-			snprintf(t->filter, sizeof(t->filter), "%s", ti->filter);
-			if (kp_trigger_set(&os->nl, &r, &e) && e.errnum != ENOENT) {
+			if (kp_trigger_remove_info(&os->nl, p, ti, &e) && e.errnum != ENOENT) {
 				fprintf(stderr, "kpmod: %s: could not remove %s/%s's trigger '%s': %s\n",
 					os->cmd, p->group, p->event, ti->text,
 					e.msg[0] ? e.msg : strerror(e.errnum));
@@ -391,7 +370,6 @@ static unsigned int kp_oneshot_remove_triggers(struct kp_oneshot *os)
 			}
 		}
 	}
-	free(t);
 	kp_probe_list_free(&l);
 	return failed;
 }

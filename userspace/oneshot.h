@@ -35,12 +35,6 @@ struct kp_oneshot_args {
 	char **command;			/* NULL-terminated, or NULL */
 };
 
-/*
- * Splits argv[optind..]: a "--" that getopt took (argv[optind - 1]) or the
- * first "--" after the specs starts the command.
- */
-void kp_oneshot_split(int argc, char **argv, int optind, struct kp_oneshot_args *a);
-
 /* Whether @spec is a definition ("p:EV SYM ...") rather than an event name. */
 bool kp_oneshot_is_def(const char *spec);
 

@@ -199,6 +199,17 @@ const struct kp_probe_info *kp_probe_list_find_name(const struct kp_probe_list *
 	return found;
 }
 
+const struct kp_probe_info *kp_probe_list_find(const struct kp_probe_list *l, const char *group,
+					       const char *event)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->probes[i].group, group) && !strcmp(l->probes[i].event, event))
+			return &l->probes[i];
+	return NULL;
+}
+
 struct kp_select_req {
 	const struct kp_select *sel;
 	size_t n;

@@ -48,6 +48,9 @@ struct kp_probe_list {
 int kp_probe_list_get(struct kp_nl *nl, struct kp_probe_list *out, struct kp_err *e);
 void kp_probe_list_free(struct kp_probe_list *l);
 const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l, uint32_t id);
+/* The probe GROUP/EVENT, exactly, or NULL. */
+const struct kp_probe_info *kp_probe_list_find(const struct kp_probe_list *l, const char *group,
+					       const char *event);
 /* The probe @spec names ("EVENT" in one group only, or "GROUP/EVENT"), or NULL and *@why. */
 const struct kp_probe_info *kp_probe_list_find_name(const struct kp_probe_list *l,
 						    const char *spec, const char **why);

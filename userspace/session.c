@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "session.h"
@@ -43,6 +45,51 @@ int kp_status_get(struct kp_nl *nl, struct kp_status *st, struct kp_err *e)
 {
 	memset(st, 0, sizeof(*st));
 	return kp_nl_call(nl, KPMOD_CMD_STATUS, 0, NULL, kp_status_reply, st, e);
+}
+
+static int kp_rings_reply(struct nlattr **a, void *arg)
+{
+	struct kp_ring_stats *rs = arg;
+	struct nlattr *tb[KPMOD_RING_A_MAX + 1], *one;
+	struct kp_ring_stat *grown;
+	int rem;
+
+	if (!a[KPMOD_A_RINGS])
+		return 0;
+	nla_for_each_nested(one, a[KPMOD_A_RINGS], rem) {
+		if (nla_parse_nested(tb, KPMOD_RING_A_MAX, one, NULL) || !tb[KPMOD_RING_A_CPU])
+			return -EPROTO;
+		grown = realloc(rs->rings, (rs->n + 1) * sizeof(*rs->rings));
+		if (!grown)
+			return -ENOMEM;
+		rs->rings = grown;
+		grown[rs->n++] = (struct kp_ring_stat){
+			.cpu = nla_get_u32(tb[KPMOD_RING_A_CPU]),
+			.events = tb[KPMOD_RING_A_EVENTS] ? nla_get_u64(tb[KPMOD_RING_A_EVENTS]) : 0,
+			.lost = tb[KPMOD_RING_A_LOST] ? nla_get_u64(tb[KPMOD_RING_A_LOST]) : 0,
+			.overwritten = tb[KPMOD_RING_A_OVERWRITTEN] ?
+				       nla_get_u64(tb[KPMOD_RING_A_OVERWRITTEN]) : 0,
+			.nested = tb[KPMOD_RING_A_NESTED] ? nla_get_u64(tb[KPMOD_RING_A_NESTED]) : 0,
+		};
+	}
+	return 0;
+}
+
+int kp_ring_stats_get(struct kp_nl *nl, struct kp_ring_stats *rs, struct kp_err *e)
+{
+	int ret;
+
+	memset(rs, 0, sizeof(*rs));
+	ret = kp_nl_call(nl, KPMOD_CMD_STATUS, 0, NULL, kp_rings_reply, rs, e);
+	if (ret)
+		kp_ring_stats_free(rs);
+	return ret;
+}
+
+void kp_ring_stats_free(struct kp_ring_stats *rs)
+{
+	free(rs->rings);
+	memset(rs, 0, sizeof(*rs));
 }
 
 int kp_fail(const char *cmd, const struct kp_err *e)

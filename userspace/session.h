@@ -21,6 +21,20 @@ struct kp_status {
 
 int kp_status_get(struct kp_nl *nl, struct kp_status *st, struct kp_err *e);
 
+/* One ring's counters, as STATUS reports them (KPMOD_A_RINGS). */
+struct kp_ring_stat {
+	uint32_t cpu;
+	uint64_t events, lost, overwritten, nested;
+};
+
+struct kp_ring_stats {
+	unsigned int n;
+	struct kp_ring_stat *rings;	/* malloc'd, by CPU */
+};
+
+int kp_ring_stats_get(struct kp_nl *nl, struct kp_ring_stats *rs, struct kp_err *e);
+void kp_ring_stats_free(struct kp_ring_stats *rs);
+
 /*
  * Connects, fetches the status and refuses a module of another uapi
  * version.  On failure prints the one-line error for @cmd and returns the

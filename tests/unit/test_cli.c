@@ -325,6 +325,85 @@ START_TEST(bad_numbers_and_options_are_refused)
 }
 END_TEST
 
+/*
+ * A definition error exits 16 + its number, which scripts and the man page
+ * rely on: a code may be added at the end, never moved.
+ */
+START_TEST(definition_error_codes_never_move)
+{
+	static const struct { int code, pinned; } pins[] = {
+		{ KP_E_MAXACT_NO_KPROBE, 1 },
+		{ KP_E_BAD_MAXACT, 2 },
+		{ KP_E_MAXACT_TOO_BIG, 3 },
+		{ KP_E_BAD_PROBE_ADDR, 4 },
+		{ KP_E_NON_UNIQ_SYMBOL, 5 },
+		{ KP_E_BAD_RETPROBE, 6 },
+		{ KP_E_BAD_ADDR_SUFFIX, 7 },
+		{ KP_E_NO_GROUP_NAME, 8 },
+		{ KP_E_GROUP_TOO_LONG, 9 },
+		{ KP_E_BAD_GROUP_NAME, 10 },
+		{ KP_E_NO_EVENT_NAME, 11 },
+		{ KP_E_EVENT_TOO_LONG, 12 },
+		{ KP_E_BAD_EVENT_NAME, 13 },
+		{ KP_E_EVENT_EXIST, 14 },
+		{ KP_E_RETVAL_ON_PROBE, 15 },
+		{ KP_E_BAD_STACK_NUM, 16 },
+		{ KP_E_BAD_ARG_NUM, 17 },
+		{ KP_E_BAD_VAR, 18 },
+		{ KP_E_BAD_REG_NAME, 19 },
+		{ KP_E_BAD_MEM_ADDR, 20 },
+		{ KP_E_BAD_IMM, 21 },
+		{ KP_E_IMMSTR_NO_CLOSE, 22 },
+		{ KP_E_FILE_ON_KPROBE, 23 },
+		{ KP_E_TOO_MANY_OPS, 24 },
+		{ KP_E_DEREF_NEED_BRACE, 25 },
+		{ KP_E_BAD_DEREF_OFFS, 26 },
+		{ KP_E_DEREF_OPEN_BRACE, 27 },
+		{ KP_E_COMM_CANT_DEREF, 28 },
+		{ KP_E_BAD_FETCH_ARG, 29 },
+		{ KP_E_ARRAY_NO_CLOSE, 30 },
+		{ KP_E_BAD_ARRAY_SUFFIX, 31 },
+		{ KP_E_BAD_ARRAY_NUM, 32 },
+		{ KP_E_ARRAY_TOO_BIG, 33 },
+		{ KP_E_BAD_TYPE, 34 },
+		{ KP_E_BAD_STRING, 35 },
+		{ KP_E_BAD_SYMSTRING, 36 },
+		{ KP_E_BAD_BITFIELD, 37 },
+		{ KP_E_ARG_NAME_TOO_LONG, 38 },
+		{ KP_E_NO_ARG_NAME, 39 },
+		{ KP_E_BAD_ARG_NAME, 40 },
+		{ KP_E_USED_ARG_NAME, 41 },
+		{ KP_E_ARG_TOO_LONG, 42 },
+		{ KP_E_NO_ARG_BODY, 43 },
+		{ KP_E_BAD_INSN_BNDRY, 44 },
+		{ KP_E_FAIL_REG_PROBE, 45 },
+		{ KP_E_EVENT_TOO_BIG, 46 },
+		{ KP_E_EMPTY, 47 },
+		{ KP_E_BAD_COMMAND, 48 },
+		{ KP_E_NO_PROBE_POINT, 49 },
+		{ KP_E_UPROBE, 50 },
+		{ KP_E_SYMBOL_TOO_LONG, 51 },
+		{ KP_E_MODULE_TOO_LONG, 52 },
+		{ KP_E_OTHER_ARCH_REG, 53 },
+		{ KP_E_NO_ARCH, 54 },
+		{ KP_E_UNKNOWN_SYMBOL, 55 },
+		{ KP_E_BAD_SYM_OFFS, 56 },
+		{ KP_E_ARG_NOT_AT_ENTRY, 57 },
+		{ KP_E_STRING_ONLY, 58 },
+		{ KP_E_DEREF_SUFFIX, 59 },
+		{ KP_E_TOO_MANY_ARGS, 60 },
+		{ KP_E_DEF_TOO_LONG, 61 },
+		{ KP_E_DEL_EXTRA_ARGS, 62 },
+		{ KP_E_DURATION_ON_PROBE, 63 },
+	};
+	unsigned int i;
+
+	ck_assert_int_eq(KP_E__COUNT, sizeof(pins) / sizeof(pins[0]) + 1);
+	for (i = 0; i < sizeof(pins) / sizeof(pins[0]); i++)
+		ck_assert_int_eq(pins[i].code, pins[i].pinned);
+}
+END_TEST
+
 START_TEST(extra_arguments_are_refused)
 {
 	char out[4096], err[4096];
@@ -333,7 +412,7 @@ START_TEST(extra_arguments_are_refused)
 
 	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, a),
 			 KP_EXIT_USAGE);
-	ck_assert_str_eq(err, "kpmod: status: takes no arguments\n");
+	ck_assert_str_eq(err, "kpmod: status: takes no arguments but --json\n");
 	ck_assert_int_eq(run_main(out, sizeof(out), err, sizeof(err), 3, b),
 			 KP_EXIT_USAGE);
 	ck_assert_str_eq(err, "kpmod: version: takes no arguments\n");
@@ -349,6 +428,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, every_command_is_found_and_documented);
 	tcase_add_test(tc, version_needs_no_module);
 	tcase_add_test(tc, write_errors_exit_non_zero);
+	tcase_add_test(tc, definition_error_codes_never_move);
 	tcase_add_test(tc, bad_numbers_and_options_are_refused);
 	tcase_add_test(tc, add_dry_run_checks_without_the_module);
 	tcase_add_test(tc, wants_help_stops_at_double_dash);

@@ -40,7 +40,7 @@ kpmod-work getpgid 20 10000
 kpmod-work getpgid 20 20000 &
 sh -c '(sleep 0.3; kpmod-work getpgid 20 30000) &'
 wait
-sleep 1
+sleep 2
 EOF
 expect_rc 0 kpmod trace "$DEF" -- sh /tmp/work.sh
 cp /tmp/.out /tmp/run.txt
@@ -54,6 +54,19 @@ n=$(outside /tmp/run.txt)
 no_probes "after the command exited"
 note "tree: 20 + 20 + 20 (orphan) events, 0 from outside"
 
+# README's example: the file a command opens, by its path.
+echo kpmod-guest >/tmp/hostname
+expect_rc 0 kpmod trace 'p:open do_sys_openat2 path=+0($arg2):ustring' -- cat /tmp/hostname
+grep -qE '^ +cat-[0-9]+ +\[[0-9]+\] \.\.\.\.\. +[0-9.]+: open: \(do_sys_openat2\+0x0/0x[0-9a-f]+\) path="/tmp/hostname"$' /tmp/.out ||
+	fail "no event of cat opening /tmp/hostname"
+expect_grep '^kpmod-guest$'
+no_probes "after README's example"
+
+# Options after a definition, as anywhere before "--": --count ends the run.
+expect_rc 0 kpmod trace "$DEF" --count 3 -- kpmod-work getpgid 10 11000
+[ "$(count /tmp/.out 110)" -eq 3 ] || fail "--count 3 after the definition: not 3 events"
+no_probes "after --count"
+
 # Without a command: every process, until --duration.
 expect_rc 0 kpmod trace --duration 1 "$DEF"
 [ "$(outside /tmp/.out)" -gt 0 ] || fail "no event of the outside process without a command"
@@ -61,13 +74,17 @@ no_probes "after --duration"
 
 # Existing events: one disabled (enabled for the run, then disabled
 # again), one enabled (left enabled); a glob names them.
-expect_rc 0 kpmod add 'p:kpm/pre find_task_by_vpid nr=$arg1:s32' 'p:kpm/on find_task_by_vpid nr=$arg1:s32'
+# The enabled one first, as the glob meets them.
+expect_rc 0 kpmod add 'p:kpm/on find_task_by_vpid nr=$arg1:s32' \
+	'p:kpm/pre find_task_by_vpid nr=$arg1:s32' 'p:kpm/pre2 find_task_by_vpid nr=$arg1:s32'
 expect_rc 0 kpmod enable kpm/on
 expect_rc 0 kpmod trace 'kpm/*' -- kpmod-work getpgid 5 40000
-grep -q '^Attaching 1 probe\.\.\.$' /tmp/.out || fail "the glob should enable 1 probe"
-expect_grep 'were enabled already: they are read for every process'
-[ "$(grep -cE " pre: .* nr=400[0-9][0-9]\$" /tmp/.out)" -eq 5 ] || fail "kpm/pre: not 5 events"
-expect_rc 0 kpmod del kpm/pre
+grep -q '^Attaching 2 probes\.\.\.$' /tmp/.out || fail "the glob should enable 2 probes"
+expect_grep '1 event enabled before this run is read for every process'
+for ev in pre pre2; do
+	[ "$(grep -cE " $ev: .* nr=400[0-9][0-9]\$" /tmp/.out)" -eq 5 ] || fail "kpm/$ev: not 5 events"
+done
+expect_rc 0 kpmod del kpm/pre kpm/pre2
 expect_rc 5 kpmod del kpm/on
 expect_rc 0 kpmod disable kpm/on
 expect_rc 0 kpmod del kpm/on
@@ -118,12 +135,36 @@ expect_rc 1 kpmod trace -o /dev/full "$DEF" -- kpmod-work getpgid 50 50000
 expect_grep 'write error: No space left on device'
 no_probes "after a write error"
 
+# A reader piped into head: the closed pipe ends the run quietly, exit 0.
+{ kpmod trace "$DEF" -- kpmod-work getpgid 2000 13000 2>/tmp/pipe.err; echo $? >/tmp/pipe.rc; } |
+	head -n 1 >/dev/null
+cat /tmp/pipe.err
+[ "$(cat /tmp/pipe.rc)" = 0 ] || fail "trace | head exited $(cat /tmp/pipe.rc)"
+grep -q 'write error' /tmp/pipe.err && fail "a closed pipe was called a write error"
+no_probes "after a closed pipe"
+
 # record, then report, the same way.
 expect_rc 0 kpmod record -o /tmp/r.kpr "$DEF" -- kpmod-work getpgid 7 60000
 expect_rc 0 kpmod report /tmp/r.kpr
 [ "$(count /tmp/.out 600)" -eq 7 ] || fail "record: not 7 events"
 [ "$(outside /tmp/.out)" -eq 0 ] || fail "record: events from outside the tree"
 no_probes "after record"
+
+# hist, the same way: counted in the module, the command's tree only.
+expect_rc 0 kpmod hist "$DEF" 'hist:keys=nr' -- kpmod-work getpgid 5 90000
+i=0
+while [ $i -lt 5 ]; do
+	grep -qE "^\{ nr: +9000$i \} hitcount: +1\$" /tmp/.out || fail "hist: no entry for nr 9000$i"
+	i=$((i + 1))
+done
+expect_grep '^    Hits: 5$'
+expect_grep '^    Entries: 5$'
+grep -q 'nr: *9999 ' /tmp/.out && fail "hist counted a process outside the tree"
+no_probes "after hist"
+expect_rc 2 kpmod hist 'kpm/pg' 'hist:keys=nr' -- true
+expect_grep 'is not a definition'
+expect_rc 8 kpmod hist "$DEF" 'hist:keys=nosuch' -- true
+no_probes "after a hist trigger that does not parse"
 
 # kill -9 of kpmod itself: status reports what is left, clear removes it.
 kpmod trace "$DEF" -- sleep 31 >/dev/null 2>&1 &
@@ -137,6 +178,10 @@ done
 expect_rc 0 kpmod status
 expect_grep "^left behind: kpm/pg, added and enabled by a kpmod run that is gone (pid $pid)"
 expect_grep 'kpmod clear removes them'
+expect_rc 0 kpmod status --json
+expect_grep "\"left_behind\":\[{\"group\":\"kpm\",\"event\":\"pg\",\"added_by\":$pid,\"enabled_by\":$pid}\]}"
+expect_rc 0 kpmod list --json
+expect_grep "\"enabled\":true,.*\"pid_tree\":$pid,\"added_by\":$pid,\"enabled_by\":$pid}\]"
 expect_rc 0 kpmod clear
 expect_grep 'left behind: kpm/pg'
 no_probes "after kpmod clear"

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --json for kpmod list, stat and status (probe_json.h). */
+#include <string.h>
+
+#include "format.h"
+#include "oneshot.h"
+#include "probe_json.h"
+
+static void kp_jstr(FILE *out, const char *key, const char *val, const char *sep)
+{
+	fprintf(out, "\"%s\":", key);
+	kp_json_string(out, val, strlen(val));
+	fputs(sep, out);
+}
+
+static void kp_jnum(FILE *out, const char *key, unsigned long long val, const char *sep)
+{
+	fprintf(out, "\"%s\":%llu%s", key, val, sep);
+}
+
+static void kp_jbool(FILE *out, const char *key, bool val, const char *sep)
+{
+	fprintf(out, "\"%s\":%s%s", key, val ? "true" : "false", sep);
+}
+
+static void kp_probe_name_json(FILE *out, const struct kp_probe_info *p)
+{
+	kp_jstr(out, "group", p->group, ",");
+	kp_jstr(out, "event", p->event, ",");
+}
+
+void kp_list_json(FILE *out, const struct kp_probe_list *l)
+{
+	unsigned int i, j;
+
+	fputc('[', out);
+	for (i = 0; i < l->n; i++) {
+		const struct kp_probe_info *p = &l->probes[i];
+
+		fputs(i ? ",\n{" : "{", out);
+		kp_probe_name_json(out, p);
+		kp_jstr(out, "kind", p->kind == KPMOD_PROBE_RETURN ? "r" : "p", ",");
+		kp_jstr(out, "definition", p->definition, ",");
+		kp_jstr(out, "symbol", p->symbol, ",");
+		kp_jstr(out, "module", p->module, ",");
+		kp_jnum(out, "offset", p->offset, ",");
+		/* Above 2^53: a hex string, which no JSON reader rounds. */
+		fprintf(out, "\"address\":\"0x%llx\",", (unsigned long long)p->address);
+		kp_jnum(out, "maxactive", p->kind == KPMOD_PROBE_RETURN ? p->maxactive : 0, ",");
+		kp_jbool(out, "enabled", p->enabled, ",");
+		kp_jbool(out, "soft_disabled", p->soft_disabled, ",");
+		kp_jbool(out, "gone", p->gone, ",");
+		kp_jstr(out, "filter", p->filter, ",");
+		fputs("\"args\":[", out);
+		for (j = 0; j < p->nargs; j++) {
+			fputs(j ? ",{" : "{", out);
+			kp_jstr(out, "name", p->args[j].name, "}");
+		}
+		fputs("],\"triggers\":[", out);
+		for (j = 0; j < p->ntriggers; j++) {
+			fputs(j ? ",{" : "{", out);
+			kp_jstr(out, "trigger", p->triggers[j].text, ",");
+			kp_jstr(out, "filter", p->triggers[j].filter, "}");
+		}
+		fputs("],", out);
+		kp_jnum(out, "pid_tree", p->pid_tree, ",");
+		kp_jnum(out, "added_by", p->added_by, ",");
+		kp_jnum(out, "enabled_by", p->enabled_by, "}");
+	}
+	fputs("]\n", out);
+}
+
+void kp_stat_json(FILE *out, const struct kp_probe_list *l)
+{
+	unsigned int i;
+
+	fputc('[', out);
+	for (i = 0; i < l->n; i++) {
+		const struct kp_probe_info *p = &l->probes[i];
+
+		fputs(i ? ",\n{" : "{", out);
+		kp_probe_name_json(out, p);
+		kp_jnum(out, "hits", p->hits, ",");
+		kp_jnum(out, "misses", p->misses, ",");
+		kp_jnum(out, "dropped", p->dropped, ",");
+		kp_jnum(out, "filtered", p->filtered, ",");
+		kp_jbool(out, "gone", p->gone, "}");
+	}
+	fputs("]\n", out);
+}
+
+void kp_status_json(FILE *out, const struct kp_status *st, const struct kp_probe_list *l)
+{
+	unsigned int i, n = 0;
+
+	fputc('{', out);
+	kp_jstr(out, "module_version", st->module_version, ",");
+	kp_jnum(out, "uapi", st->uapi, ",");
+	kp_jstr(out, "cli_version", KPMOD_VERSION, ",");
+	kp_jnum(out, "cli_uapi", KPMOD_UAPI_VERSION, ",");
+	kp_jstr(out, "arch", st->arch, ",");
+	kp_jstr(out, "kernel", st->release, ",");
+	kp_jnum(out, "cpus_possible", st->possible, ",");
+	kp_jnum(out, "cpus_online", st->online, ",");
+	kp_jnum(out, "probes", st->probes, ",");
+	kp_jnum(out, "max_probes", st->max_probes, ",");
+	kp_jnum(out, "buffer_size", st->buf_size, ",");
+	kp_jstr(out, "buffer_mode", st->buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", ",");
+	kp_jnum(out, "buffer_limit", st->buf_limit, ",");
+	kp_jnum(out, "hooks_armed", st->sites, ",");
+	kp_jnum(out, "stale_breakpoints_caught", st->site_traps, ",");
+	kp_jbool(out, "tracing_on", st->tracing_on, ",");
+	kp_jnum(out, "snapshots", st->snapshots, ",");
+	kp_jnum(out, "snapshots_skipped", st->snapshots_skipped, ",");
+	fputs("\"left_behind\":[", out);
+	for (i = 0; l && i < l->n; i++) {
+		const struct kp_probe_info *p = &l->probes[i];
+		bool added = p->added_by && kp_oneshot_run_gone(p->added_by);
+		bool enabled = p->enabled_by && kp_oneshot_run_gone(p->enabled_by);
+
+		if (!added && !enabled)
+			continue;
+		fputs(n++ ? ",{" : "{", out);
+		kp_probe_name_json(out, p);
+		kp_jnum(out, "added_by", added ? p->added_by : 0, ",");
+		kp_jnum(out, "enabled_by", enabled ? p->enabled_by : 0, "}");
+	}
+	fputs("]}\n", out);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --json for kpmod list, stat and status: one JSON document each, in the
+ * schemas README's "JSON output" documents.  Numbers are numbers (counters
+ * and addresses as unsigned integers), names and texts strings.
+ */
+#ifndef KPMOD_PROBE_JSON_H
+#define KPMOD_PROBE_JSON_H
+
+#include <stdio.h>
+
+#include "probe_nl.h"
+#include "session.h"
+
+void kp_list_json(FILE *out, const struct kp_probe_list *l);
+void kp_stat_json(FILE *out, const struct kp_probe_list *l);
+/* @l: the probes, for what one-shot runs left behind (NULL: not known). */
+void kp_status_json(FILE *out, const struct kp_status *st, const struct kp_probe_list *l);
+
+#endif

@@ -20,16 +20,20 @@
 #                      runs dkms add/build/install for every installed kernel
 #                      with headers (KERNELS="R1 R2" to choose); dkms-remove undoes it
 # make deb             kpmod-dkms_VERSION_all.deb and kpmod_VERSION_ARCH.deb
+# make install         the CLI, kpmod(8) and the bash completion under
+#                      DESTDIR/PREFIX (default /usr/local); uninstall removes them
+# make docs-check      the man page and completion, tested (part of make check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module userspace unit check demo bench lint clean check-matrix storm stress \
-	fuzz dkms-install dkms-remove deb
+	fuzz dkms-install dkms-remove deb install uninstall docs-check
 
 all: module userspace
 
 module:
+	@test -f $(KDIR)/Makefile || { echo "kpmod: no kernel headers in $(KDIR): apt-get install linux-headers-$(shell uname -r) (dnf install kernel-devel-$(shell uname -r)), or make KDIR=/path/to/build" >&2; exit 2; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace:
@@ -37,6 +41,28 @@ userspace:
 
 unit:
 	$(MAKE) -C tests/unit run
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
+# kpmod(8): its version and definition error codes come from the sources.
+doc/kpmod.8: doc/kpmod.8.in doc/gen-man userspace/probe_def.h VERSION
+	doc/gen-man $@
+
+install: userspace doc/kpmod.8
+	install -D -m 0755 userspace/kpmod $(DESTDIR)$(SBINDIR)/kpmod
+	install -d $(DESTDIR)$(MANDIR)/man8
+	gzip -9n <doc/kpmod.8 >$(DESTDIR)$(MANDIR)/man8/kpmod.8.gz
+	install -D -m 0644 completion/kpmod $(DESTDIR)$(BASHCOMPDIR)/kpmod
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/kpmod $(DESTDIR)$(MANDIR)/man8/kpmod.8.gz \
+		$(DESTDIR)$(BASHCOMPDIR)/kpmod
+
+docs-check:
+	tests/docs
 
 check:
 	tests/check

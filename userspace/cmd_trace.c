@@ -323,27 +323,29 @@ int kp_cmd_trace(int argc, char **argv)
 	 * are open must not have its signal lost while symbols load.
 	 */
 	kp_catch_signals();
-	out = kp_open_out("trace", o.out, "we");
-	if (!out)
-		return KP_EXIT_ERROR;
 	ret = kp_run_begin("trace", &o, &os);
 	if (ret)
-		goto close_out;
+		return ret;
+	/* The module first: without the right, that is what to say. */
 	ret = kp_live_open(&lv, "trace", true);
 	if (ret)
 		goto end_run;
+	out = kp_open_out("trace", o.out, "we");
+	if (!out) {
+		ret = KP_EXIT_ERROR;
+		goto close_live;
+	}
 	ret = kp_run_start(&lv, &o, &os);
 	if (!ret)
 		ret = kp_trace_loop(&lv, &o, out);
-	kp_live_close(&lv);
-end_run:
-	ret = kp_run_end(&os, ret);
-close_out:
 	if (out != stdout && fclose(out) && !ret) {
 		fprintf(stderr, "kpmod: trace: %s: %s\n", o.out, strerror(errno));
 		ret = KP_EXIT_ERROR;
 	}
-	return ret;
+close_live:
+	kp_live_close(&lv);
+end_run:
+	return kp_run_end(&os, ret);
 }
 
 struct kp_rec_state {
@@ -447,18 +449,17 @@ int kp_cmd_record(int argc, char **argv)
 		return KP_EXIT_USAGE;
 	}
 	kp_catch_signals();	/* before attaching, as trace does */
-	f = kp_open_out("record", o.out, "wbe");
-	if (!f)
-		return KP_EXIT_ERROR;
 	ret = kp_run_begin("record", &o, &os);
-	if (ret) {
-		fclose(f);
+	if (ret)
 		return ret;
-	}
+	/* The module first: without the right, that is what to say. */
 	ret = kp_live_open(&lv, "record", false);
-	if (ret) {
-		fclose(f);
+	if (ret)
 		return kp_run_end(&os, ret);
+	f = kp_open_out("record", o.out, "wbe");
+	if (!f) {
+		kp_live_close(&lv);
+		return kp_run_end(&os, KP_EXIT_ERROR);
 	}
 	kp_live_info(&lv, &info);
 	/* Symbols are embedded raw; report parses them wherever it runs. */

@@ -387,16 +387,22 @@ static unsigned int kp_oneshot_undo(struct kp_oneshot *os)
 	return failed;
 }
 
+bool kp_oneshot_left(const struct kp_probe_info *p, bool *added, bool *enabled)
+{
+	*added = p->added_by && kp_oneshot_run_gone(p->added_by);
+	*enabled = p->enabled_by && kp_oneshot_run_gone(p->enabled_by);
+	return *added || *enabled;
+}
+
 unsigned int kp_oneshot_left_behind(const struct kp_probe_list *l, FILE *out)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
-		bool added = p->added_by && kp_oneshot_run_gone(p->added_by);
-		bool enabled = p->enabled_by && kp_oneshot_run_gone(p->enabled_by);
+		bool added, enabled;
 
-		if (!added && !enabled)
+		if (!kp_oneshot_left(p, &added, &enabled))
 			continue;
 		n++;
 		if (out)
@@ -421,12 +427,12 @@ int kp_oneshot_reclaim(const char *cmd, struct kp_nl *nl, unsigned int *reclaime
 		return kp_fail(cmd, &e);
 	for (i = 0; i < l.n && !ret; i++) {
 		const struct kp_probe_info *p = &l.probes[i];
+		bool added, enabled;
 
-		if (p->enabled_by && kp_oneshot_run_gone(p->enabled_by) &&
-		    kp_names_push(&os.enabled, &os.nenabled, p->group, p->event))
+		kp_oneshot_left(p, &added, &enabled);
+		if (enabled && kp_names_push(&os.enabled, &os.nenabled, p->group, p->event))
 			ret = KP_EXIT_ERROR;
-		if (p->added_by && kp_oneshot_run_gone(p->added_by) &&
-		    kp_names_push(&os.added, &os.nadded, p->group, p->event))
+		if (added && kp_names_push(&os.added, &os.nadded, p->group, p->event))
 			ret = KP_EXIT_ERROR;
 	}
 	if (!ret && (os.nadded || os.nenabled)) {

@@ -72,6 +72,9 @@ void kp_oneshot_warn_idle(const char *cmd, struct kp_nl *nl);
 bool kp_oneshot_run_gone(uint32_t pid);
 
 struct kp_probe_list;
+struct kp_probe_info;
+/* Whether a run that is gone added (*@added) or enabled (*@enabled) @p. */
+bool kp_oneshot_left(const struct kp_probe_info *p, bool *added, bool *enabled);
 /* Prints (if @out) one line per probe a gone run left behind; how many. */
 unsigned int kp_oneshot_left_behind(const struct kp_probe_list *l, FILE *out);
 

@@ -115,10 +115,9 @@ void kp_status_json(FILE *out, const struct kp_status *st, const struct kp_probe
 	fputs("\"left_behind\":[", out);
 	for (i = 0; l && i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
-		bool added = p->added_by && kp_oneshot_run_gone(p->added_by);
-		bool enabled = p->enabled_by && kp_oneshot_run_gone(p->enabled_by);
+		bool added, enabled;
 
-		if (!added && !enabled)
+		if (!kp_oneshot_left(p, &added, &enabled))
 			continue;
 		fputs(n++ ? ",{" : "{", out);
 		kp_probe_name_json(out, p);

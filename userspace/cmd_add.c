@@ -280,25 +280,12 @@ static int kp_fill_probe(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-/* One DEL or DISABLE of [GRP/]EVENT (an empty part matches any). */
-static int kp_select_one(struct kp_nl *nl, uint8_t cmd, const struct kp_probe_def *def,
-			 struct kp_err *e)
-{
-	struct kp_select sel = {
-		def->group[0] ? def->group : NULL,
-		def->event[0] ? def->event : NULL,
-	};
-	int bad;
-
-	return kp_probe_select(nl, cmd, &sel, 1, &bad, e);
-}
-
 /* Deletes "-:[GRP/]EVENT": in any group if none is named. */
 static int kp_apply_delete(struct kp_nl *nl, const struct kp_def_item *it)
 {
 	struct kp_err e;
 
-	if (!kp_select_one(nl, KPMOD_CMD_PROBE_DEL, &it->def, &e))
+	if (!kp_probe_select_one(nl, KPMOD_CMD_PROBE_DEL, it->def.group, it->def.event, &e))
 		return 0;
 	kp_err_about(&e, it->text);
 	return kp_fail("add", &e);
@@ -374,8 +361,9 @@ static int kp_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how
 		if (it->op != KP_DEF_ADD)
 			continue;
 		if (how->enable)
-			kp_select_one(nl, KPMOD_CMD_PROBE_DISABLE, &it->def, &e);
-		kp_select_one(nl, KPMOD_CMD_PROBE_DEL, &it->def, &e);
+			kp_probe_select_one(nl, KPMOD_CMD_PROBE_DISABLE, it->def.group,
+					    it->def.event, &e);
+		kp_probe_select_one(nl, KPMOD_CMD_PROBE_DEL, it->def.group, it->def.event, &e);
 	}
 	return ret;
 }

@@ -45,6 +45,7 @@ struct kp_want {
 	char **triggers;
 	unsigned int ntriggers;
 	bool enable;
+	bool fresh;			/* to be added (or redefined) by this run */
 	struct kp_filter_fields *ff;	/* its fields, for checking */
 };
 
@@ -326,11 +327,11 @@ static int kp_apply_read(struct kp_apply *a, struct kp_def_parser *dp, const cha
 }
 
 /* The state file: one GROUP/EVENT per line. */
-static bool kp_state_has(char *state, const char *group, const char *event)
+static bool kp_state_has(const char *state, const char *group, const char *event)
 {
 	char name[2 * KPMOD_MAX_NAME_LEN + 2];
+	const char *p;
 	size_t len;
-	char *p;
 
 	len = snprintf(name, sizeof(name), "%s/%s", group, event);
 	for (p = state; p && (p = strstr(p, name)); p += len)
@@ -371,11 +372,9 @@ fail:
 static int kp_select_one_name(struct kp_apply *a, uint8_t cmd, const char *group,
 			      const char *event)
 {
-	struct kp_select sel = { group, event };
 	struct kp_err e;
-	int bad;
 
-	if (!kp_probe_select(&a->nl, cmd, &sel, 1, &bad, &e))
+	if (!kp_probe_select_one(&a->nl, cmd, group, event, &e))
 		return 0;
 	kp_err_about(&e, event);
 	return kp_fail("apply", &e);
@@ -404,8 +403,78 @@ static bool kp_same_definition(const struct kp_probe_info *p, const struct kp_wa
 	return !strcmp(p->definition, w->definition);
 }
 
+/* Whether step 1 deletes @p: apply's and no longer in the files, or redefined. */
+static bool kp_apply_deletes(struct kp_apply *a, const struct kp_probe_info *p, const char *state)
+{
+	struct kp_want *w = kp_want_find(a, p->group, p->event);
+
+	return w ? !kp_same_definition(p, w) : kp_state_has(state, p->group, p->event);
+}
+
+/* Whether @ti, a trigger of @p, enables or disables @target. */
+static bool kp_trigger_aims_at(const struct kp_probe_info *p, const struct kp_trigger_info *ti,
+			       const struct kp_probe_info *target)
+{
+	struct kp_filter_fields *ff = malloc(sizeof(*ff));
+	struct kp_trigger *t = malloc(sizeof(*t));
+	struct kp_trigger_error terr;
+	bool aims = false;
+
+	if ((ti->type == KPMOD_TRIGGER_ENABLE_EVENT || ti->type == KPMOD_TRIGGER_DISABLE_EVENT) &&
+	    ff && t) {
+		kp_filter_fields_of(p, ff);
+		aims = !kp_trigger_parse(ti->text, ff, t, &terr) &&
+		       !strcmp(t->target_group, target->group) &&
+		       !strcmp(t->target_event, target->event);
+	}
+	free(ff);
+	free(t);
+	return aims;
+}
+
+/*
+ * Step 0: the enable_event/disable_event triggers of the files' probes that
+ * aim at a probe step 1 deletes go first, or the module refuses the delete
+ * (EBUSY).  Those the files still give come back at step 4.  Sets
+ * @*changed when the module's list changed.
+ */
+static int kp_apply_untarget(struct kp_apply *a, const struct kp_probe_list *l, const char *state,
+			     bool *changed)
+{
+	unsigned int i, j, k;
+	struct kp_err e;
+	int ret = 0;
+
+	for (i = 0; i < l->n && !ret; i++) {
+		const struct kp_probe_info *target = &l->probes[i];
+
+		if (!kp_apply_deletes(a, target, state))
+			continue;
+		for (j = 0; j < l->n && !ret; j++) {
+			const struct kp_probe_info *p = &l->probes[j];
+
+			if (!kp_want_find(a, p->group, p->event) &&
+			    !kp_state_has(state, p->group, p->event))
+				continue;	/* not apply's: left to fail the delete */
+			for (k = p->ntriggers; !ret && k-- > 0;) {
+				if (!kp_trigger_aims_at(p, &p->triggers[k], target))
+					continue;
+				/* A probe deleted too loses its triggers with it. */
+				if (!kp_apply_deletes(a, p, state))
+					kp_say(a, "remove a trigger of", p->group, p->event);
+				if (a->check)
+					continue;
+				if (kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
+					ret = kp_fail("apply", &e);
+				*changed = true;
+			}
+		}
+	}
+	return ret;
+}
+
 /* Step 1: what apply added that the files no longer hold, or hold otherwise. */
-static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, char *state,
+static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, const char *state,
 			     char **texts, unsigned int *ntexts)
 {
 	unsigned int i;
@@ -414,20 +483,20 @@ static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, 
 	for (i = 0; i < l->n && !ret; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
 		struct kp_want *w = kp_want_find(a, p->group, p->event);
-		bool owned = kp_state_has(state, p->group, p->event);
 
-		if (!w && owned) {
-			kp_say(a, "remove", p->group, p->event);
-			ret = kp_apply_remove(a, p);
-		} else if (w && !kp_same_definition(p, w)) {
-			kp_say(a, "redefine", p->group, p->event);
-			ret = kp_apply_remove(a, p);
+		if (!kp_apply_deletes(a, p, state))
+			continue;
+		kp_say(a, w ? "redefine" : "remove", p->group, p->event);
+		ret = kp_apply_remove(a, p);
+		if (w) {
+			w->fresh = true;
 			texts[(*ntexts)++] = w->text;
 		}
 	}
 	for (i = 0; i < a->nwant; i++)
 		if (!kp_probe_list_find(l, a->want[i].name.group, a->want[i].name.event)) {
 			kp_say(a, "add", a->want[i].name.group, a->want[i].name.event);
+			a->want[i].fresh = true;
 			texts[(*ntexts)++] = a->want[i].text;
 		}
 	return ret;
@@ -438,7 +507,8 @@ static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, 
  * probe of the files' name that apply did not add, defined otherwise; a
  * buffer change while a probe the files do not define is enabled.
  */
-static int kp_apply_precheck(struct kp_apply *a, const struct kp_probe_list *l, char *state)
+static int kp_apply_precheck(struct kp_apply *a, const struct kp_probe_list *l,
+			     const char *state)
 {
 	bool buffer = (a->buf_size && a->buf_size != a->st.buf_size) ||
 		      (a->buf_mode >= 0 && (uint32_t)a->buf_mode != a->st.buf_mode);
@@ -499,6 +569,19 @@ static int kp_apply_buffer(struct kp_apply *a, const struct kp_probe_list *l)
 	return ret;
 }
 
+/* --check: the settings of a probe this run would add, all changes. */
+static void kp_apply_say_fresh(struct kp_apply *a, const struct kp_want *w)
+{
+	unsigned int j;
+
+	if (w->filter)
+		kp_say(a, "set the filter of", w->name.group, w->name.event);
+	for (j = 0; j < w->ntriggers; j++)
+		kp_say(a, "add a trigger to", w->name.group, w->name.event);
+	if (w->enable)
+		kp_say(a, "enable", w->name.group, w->name.event);
+}
+
 /* Step 4: filters, triggers and enabling, probe by probe. */
 static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 {
@@ -515,8 +598,12 @@ static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 		const struct kp_probe_info *p = kp_probe_list_find(l, w->name.group, w->name.event);
 		bool keep[KPMOD_MAX_TRIGGERS] = { false };
 
+		if (a->check && w->fresh) {
+			kp_apply_say_fresh(a, w);
+			continue;
+		}
 		if (!p)
-			continue;	/* --check: it would be added */
+			continue;
 		if (w->filter ? strcmp(p->filter, w->filter) : !!p->filter[0]) {
 			kp_say(a, w->filter ? "set the filter of" : "clear the filter of",
 			       p->group, p->event);
@@ -589,6 +676,7 @@ int kp_cmd_apply(int argc, char **argv)
 	struct kp_def_parser *dp = NULL;
 	const struct kp_arch *arch;
 	unsigned int ntexts = 0;
+	bool untargeted = false;
 	char **texts = NULL, *state;
 	size_t state_len;
 	struct kp_err e;
@@ -633,6 +721,13 @@ int kp_cmd_apply(int argc, char **argv)
 		state[state_len] = '\0';
 	texts = calloc(a.nwant + 1, sizeof(*texts));
 	ret = texts ? kp_apply_precheck(&a, &l, state) : KP_EXIT_ERROR;
+	if (!ret)
+		ret = kp_apply_untarget(&a, &l, state, &untargeted);
+	if (!ret && untargeted) {
+		kp_probe_list_free(&l);
+		if (kp_probe_list_get(&a.nl, &l, &e))
+			ret = kp_fail("apply", &e);
+	}
 	if (!ret)
 		ret = kp_apply_removals(&a, &l, state, texts, &ntexts);
 	/* What step 1 removed is gone from the list the buffer step reads. */

@@ -274,6 +274,15 @@ int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 	return kp_probe_select_req(nl, cmd, (struct kp_select_req){ sel, n, NULL, false, 0 }, bad, e);
 }
 
+int kp_probe_select_one(struct kp_nl *nl, uint8_t cmd, const char *group, const char *event,
+			struct kp_err *e)
+{
+	struct kp_select sel = { group && *group ? group : NULL, event && *event ? event : NULL };
+	int bad;
+
+	return kp_probe_select(nl, cmd, &sel, 1, &bad, e);
+}
+
 int kp_probe_enable_run(struct kp_nl *nl, const struct kp_select *sel, size_t n,
 			uint32_t pid_tree, int *bad, struct kp_err *e)
 {

@@ -68,6 +68,9 @@ struct kp_select {
  */
 int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 		    size_t n, int *bad, struct kp_err *e);
+/* The same for one probe; a NULL or "" part matches any. */
+int kp_probe_select_one(struct kp_nl *nl, uint8_t cmd, const char *group, const char *event,
+			struct kp_err *e);
 /*
  * ENABLE for a one-shot run: the module records the caller as the run, and
  * with @pid_tree, the probes record only that process' descendants.

@@ -86,6 +86,9 @@ enable kpm/rd
 EOF2
 expect_rc 1 kpmod apply --check $D
 expect_grep '^would remove kpm/openret$'
+# A probe it would add counts with its settings: the same count as the run.
+expect_grep '^would enable kpm/rd$'
+expect_grep 'would make 5 changes'
 expect_rc 0 kpmod apply $D
 cp /tmp/.out /tmp/changed.txt
 for want in 'remove kpm/openret' 'add kpm/rd' 'set the filter of kpm/open' \
@@ -98,6 +101,34 @@ expect_grep '^p:kpm/mine vfs_read$'
 kpmod list | grep -q openret && fail "openret is still there"
 expect_rc 0 kpmod apply $D
 expect_grep '0 changes'
+
+# A probe the files drop, aimed at by an enable_event trigger they drop
+# too: one run (the trigger goes first, or the module refuses the delete).
+cat >$D/50-chain.conf <<'EOF2'
+p:kpm/a vfs_read
+p:kpm/b vfs_write
+trigger kpm/b enable_event:kpm:a
+enable kpm/b
+EOF2
+expect_rc 0 kpmod apply $D
+expect_grep '^add a trigger to kpm/b$'
+# Redefined while the trigger stays: it goes and comes back.
+sed -i 's|^p:kpm/a vfs_read$|p:kpm/a vfs_read fd=$arg1:u32|' $D/50-chain.conf
+expect_rc 0 kpmod apply $D
+expect_grep '^redefine kpm/a$'
+expect_rc 0 kpmod trigger kpm/b
+expect_grep '^enable_event:kpm:a'
+expect_rc 0 kpmod apply --check $D
+expect_grep 'would make 0 changes'
+printf 'p:kpm/b vfs_write\nenable kpm/b\n' >$D/50-chain.conf
+expect_rc 1 kpmod apply --check $D
+expect_grep '^would remove kpm/a$'
+expect_grep '^would remove a trigger of kpm/b$'
+expect_rc 0 kpmod apply $D
+expect_grep '^remove kpm/a$'
+expect_grep 'apply: 3 probes, 2 changes'
+kpmod list | grep -q 'kpm/a ' && fail "kpm/a is still there"
+rm $D/50-chain.conf
 
 # Nothing left in the files: apply's probes go, the hand-made one stays.
 rm $D/*.conf

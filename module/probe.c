@@ -268,14 +268,22 @@ static int kpmod_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kpmod_kprobe_handler);
 
+/*
+ * Returns 1, so the kernel gives the instance back and does not hook the
+ * return, for a process outside a one-shot run's tree: those must not use
+ * up maxactive instances that the run's own calls need.
+ */
 static int kpmod_kretprobe_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
 	struct kpmod_probe *p = container_of(kpmod_kretprobe_of(ri),
 					     struct kpmod_probe, rp);
 	unsigned long *entry = (unsigned long *)ri->data;
+	u32 pid_tree = READ_ONCE(p->pid_tree);
 	u32 i;
 
+	if (unlikely(pid_tree) && !kpmod_current_descends(pid_tree))
+		return 1;
 	for (i = 0; i < p->nentry; i++)
 		entry[i] = kpmod_arch_arg(regs, p->entry_arg[i]);
 	/* Last: $duration counts from as close to the call as this gets. */
@@ -429,10 +437,9 @@ static int kpmod_probe_register_kernel(struct kpmod_probe *p)
 	kp->flags = KPROBE_FLAG_DISABLED;
 	if (p->kind == KPMOD_PROBE_RETURN) {
 		p->rp.handler = kpmod_kretprobe_handler;
-		if (p->nentry || p->has_duration) {
-			p->rp.entry_handler = kpmod_kretprobe_entry;
-			p->rp.data_size = (p->nentry + p->has_duration) * sizeof(unsigned long);
-		}
+		/* Always: it keeps a run's tree's instances (see there). */
+		p->rp.entry_handler = kpmod_kretprobe_entry;
+		p->rp.data_size = (p->nentry + p->has_duration) * sizeof(unsigned long);
 		p->rp.maxactive = p->maxactive;
 		return register_kretprobe(&p->rp);
 	}

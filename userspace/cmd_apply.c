@@ -390,11 +390,11 @@ static int kp_apply_remove(struct kp_apply *a, const struct kp_probe_info *p)
 	if (a->check)
 		return 0;
 	if (p->enabled)
-		ret = kp_select_one_name(a, KPMOD_CMD_PROBE_DISABLE, p->group, p->event);
+		ret = kp_select_one_name(a, KPMOD_CMD_PROBE_DISABLE, p->desc.group, p->desc.event);
 	for (j = p->ntriggers; !ret && j-- > 0;)
 		if (kp_trigger_remove_info(&a->nl, p, &p->triggers[j], &e))
 			ret = kp_fail("apply", &e);
-	return ret ? ret : kp_select_one_name(a, KPMOD_CMD_PROBE_DEL, p->group, p->event);
+	return ret ? ret : kp_select_one_name(a, KPMOD_CMD_PROBE_DEL, p->desc.group, p->desc.event);
 }
 
 /* The definition as `kpmod list` shows it: kprobe_events' r<maxactive>: aside. */
@@ -406,9 +406,9 @@ static bool kp_same_definition(const struct kp_probe_info *p, const struct kp_wa
 /* Whether step 1 deletes @p: apply's and no longer in the files, or redefined. */
 static bool kp_apply_deletes(struct kp_apply *a, const struct kp_probe_info *p, const char *state)
 {
-	struct kp_want *w = kp_want_find(a, p->group, p->event);
+	struct kp_want *w = kp_want_find(a, p->desc.group, p->desc.event);
 
-	return w ? !kp_same_definition(p, w) : kp_state_has(state, p->group, p->event);
+	return w ? !kp_same_definition(p, w) : kp_state_has(state, p->desc.group, p->desc.event);
 }
 
 /* Whether @ti, a trigger of @p, enables or disables @target. */
@@ -424,8 +424,8 @@ static bool kp_trigger_aims_at(const struct kp_probe_info *p, const struct kp_tr
 	    ff && t) {
 		kp_filter_fields_of(p, ff);
 		aims = !kp_trigger_parse(ti->text, ff, t, &terr) &&
-		       !strcmp(t->target_group, target->group) &&
-		       !strcmp(t->target_event, target->event);
+		       !strcmp(t->target_group, target->desc.group) &&
+		       !strcmp(t->target_event, target->desc.event);
 	}
 	free(ff);
 	free(t);
@@ -453,15 +453,15 @@ static int kp_apply_untarget(struct kp_apply *a, const struct kp_probe_list *l, 
 		for (j = 0; j < l->n && !ret; j++) {
 			const struct kp_probe_info *p = &l->probes[j];
 
-			if (!kp_want_find(a, p->group, p->event) &&
-			    !kp_state_has(state, p->group, p->event))
+			if (!kp_want_find(a, p->desc.group, p->desc.event) &&
+			    !kp_state_has(state, p->desc.group, p->desc.event))
 				continue;	/* not apply's: left to fail the delete */
 			for (k = p->ntriggers; !ret && k-- > 0;) {
 				if (!kp_trigger_aims_at(p, &p->triggers[k], target))
 					continue;
 				/* A probe deleted too loses its triggers with it. */
 				if (!kp_apply_deletes(a, p, state))
-					kp_say(a, "remove a trigger of", p->group, p->event);
+					kp_say(a, "remove a trigger of", p->desc.group, p->desc.event);
 				if (a->check)
 					continue;
 				if (kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
@@ -482,11 +482,11 @@ static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, 
 
 	for (i = 0; i < l->n && !ret; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
-		struct kp_want *w = kp_want_find(a, p->group, p->event);
+		struct kp_want *w = kp_want_find(a, p->desc.group, p->desc.event);
 
 		if (!kp_apply_deletes(a, p, state))
 			continue;
-		kp_say(a, w ? "redefine" : "remove", p->group, p->event);
+		kp_say(a, w ? "redefine" : "remove", p->desc.group, p->desc.event);
 		ret = kp_apply_remove(a, p);
 		if (w) {
 			w->fresh = true;
@@ -516,17 +516,17 @@ static int kp_apply_precheck(struct kp_apply *a, const struct kp_probe_list *l,
 
 	for (i = 0; i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
-		struct kp_want *w = kp_want_find(a, p->group, p->event);
-		bool owned = kp_state_has(state, p->group, p->event);
+		struct kp_want *w = kp_want_find(a, p->desc.group, p->desc.event);
+		bool owned = kp_state_has(state, p->desc.group, p->desc.event);
 
 		if (w && !owned && !kp_same_definition(p, w)) {
 			fprintf(stderr, "kpmod: apply: %s/%s exists, defined otherwise, and apply did not add it: delete or rename it\n",
-				p->group, p->event);
+				p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
 		if (buffer && p->enabled && !w && !owned) {
 			fprintf(stderr, "kpmod: apply: the buffer cannot change while %s/%s, which these files do not define, is enabled\n",
-				p->group, p->event);
+				p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
 	}
@@ -557,12 +557,12 @@ static int kp_apply_buffer(struct kp_apply *a, const struct kp_probe_list *l)
 
 		if (!p->enabled)
 			continue;
-		if (!kp_want_find(a, p->group, p->event)) {
+		if (!kp_want_find(a, p->desc.group, p->desc.event)) {
 			fprintf(stderr, "kpmod: apply: the buffer cannot change while %s/%s, which these files do not define, is enabled\n",
-				p->group, p->event);
+				p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
-		ret = kp_select_one_name(a, KPMOD_CMD_PROBE_DISABLE, p->group, p->event);
+		ret = kp_select_one_name(a, KPMOD_CMD_PROBE_DISABLE, p->desc.group, p->desc.event);
 	}
 	if (!ret && kp_buffer_set(&a->nl, size ? a->buf_size : 0, mode ? a->buf_mode : -1, &e))
 		ret = kp_fail("apply", &e);
@@ -606,7 +606,7 @@ static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 			continue;
 		if (w->filter ? strcmp(p->filter, w->filter) : !!p->filter[0]) {
 			kp_say(a, w->filter ? "set the filter of" : "clear the filter of",
-			       p->group, p->event);
+			       p->desc.group, p->desc.event);
 			if (!a->check)
 				ret = kp_filter_apply(&a->nl, p, w->filter);
 		}
@@ -622,7 +622,7 @@ static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 					there = keep[k] = true;
 			}
 			if (!there) {
-				kp_say(a, "add a trigger to", p->group, p->event);
+				kp_say(a, "add a trigger to", p->desc.group, p->desc.event);
 				if (!a->check)
 					ret = kp_trigger_apply(&a->nl, p, w->triggers[j]);
 			}
@@ -630,15 +630,15 @@ static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 		for (k = p->ntriggers; !ret && k-- > 0;) {
 			if (k < KPMOD_MAX_TRIGGERS && keep[k])
 				continue;
-			kp_say(a, "remove a trigger of", p->group, p->event);
+			kp_say(a, "remove a trigger of", p->desc.group, p->desc.event);
 			if (!a->check && kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
 				ret = kp_fail("apply", &e);
 		}
 		if (!ret && w->enable != p->enabled) {
-			kp_say(a, w->enable ? "enable" : "disable", p->group, p->event);
+			kp_say(a, w->enable ? "enable" : "disable", p->desc.group, p->desc.event);
 			if (!a->check)
 				ret = kp_select_one_name(a, w->enable ? KPMOD_CMD_PROBE_ENABLE :
-							 KPMOD_CMD_PROBE_DISABLE, p->group, p->event);
+							 KPMOD_CMD_PROBE_DISABLE, p->desc.group, p->desc.event);
 		}
 	}
 	free(t);

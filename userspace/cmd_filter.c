@@ -20,7 +20,7 @@
 int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 			   const char *expr)
 {
-	struct kp_filter_req req = { .group = p->group, .event = p->event };
+	struct kp_filter_req req = { .group = p->desc.group, .event = p->desc.event };
 	struct kp_filter_fields *ff = NULL;
 	struct kp_filter_code code = { 0 };
 	struct kp_filter_error ferr;
@@ -41,11 +41,11 @@ int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 		if (ret == -EINVAL) {
 			kp_filter_error_format(out, sizeof(out), expr, &ferr);
 			fprintf(stderr, "kpmod: filter: %s/%s: the filter does not parse:\n%s",
-				p->group, p->event, out);
+				p->desc.group, p->desc.event, out);
 			return KP_EXIT_BADFILTER;
 		}
 		if (ret == -EPERM) {
-			fprintf(stderr, "kpmod: filter: %s/%s: %s\n", p->group, p->event, why);
+			fprintf(stderr, "kpmod: filter: %s/%s: %s\n", p->desc.group, p->desc.event, why);
 			return KP_EXIT_BADFILTER;
 		}
 		if (ret) {
@@ -60,7 +60,7 @@ int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 	}
 	ret = kp_probe_filter_set(nl, &req, &e);
 	if (ret) {
-		kp_err_about(&e, p->event);
+		kp_err_about(&e, p->desc.event);
 		kp_fail("filter", &e);
 	}
 	kp_filter_code_free(&code);

@@ -42,7 +42,7 @@ static const struct kp_field kp_common[] = {
 };
 
 /* The kernel's fmttype and print format of an argument's type. */
-static void kp_type_of(const struct kp_arg_info *a, char *type, size_t len, const char **fmt,
+static void kp_type_of(const struct kp_arg_desc *a, char *type, size_t len, const char **fmt,
 		       bool *is_signed, bool *is_string)
 {
 	static const char *const names[] = {
@@ -122,14 +122,14 @@ static void kp_field_json(FILE *out, const struct kp_field *f, bool first)
 /* The kernel's __set_print_fmt(). */
 static void kp_print_fmt(char *buf, size_t len, const struct kp_probe_info *p)
 {
-	bool ret_probe = p->kind == KPMOD_PROBE_RETURN;
+	bool ret_probe = p->desc.kind == KPMOD_PROBE_RETURN;
 	size_t pos = 0;
 	uint32_t i, j;
 
 #define KP_PUT(...) (pos += snprintf(buf + pos, pos < len ? len - pos : 0, __VA_ARGS__))
 	KP_PUT("\"%s", ret_probe ? "(%lx <- %lx)" : "(%lx)");
-	for (i = 0; i < p->nargs; i++) {
-		const struct kp_arg_info *a = &p->args[i];
+	for (i = 0; i < p->desc.nargs; i++) {
+		const struct kp_arg_desc *a = &p->desc.args[i];
 		bool is_signed, is_string;
 		const char *fmt;
 		char type[48];
@@ -146,8 +146,8 @@ static void kp_print_fmt(char *buf, size_t len, const struct kp_probe_info *p)
 		}
 	}
 	KP_PUT("\"%s", ret_probe ? ", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip");
-	for (i = 0; i < p->nargs; i++) {
-		const struct kp_arg_info *a = &p->args[i];
+	for (i = 0; i < p->desc.nargs; i++) {
+		const struct kp_arg_desc *a = &p->desc.args[i];
 		bool is_string = a->type == KPMOD_T_STRING || a->type == KPMOD_T_USTRING ||
 				 a->type == KPMOD_T_SYMSTR;
 
@@ -161,13 +161,13 @@ static void kp_print_fmt(char *buf, size_t len, const struct kp_probe_info *p)
 
 static void kp_format_print(FILE *out, const struct kp_probe_info *p, bool json)
 {
-	unsigned int base = KPMOD_ARGS_OFFSET(p->nargs), i, nf = 0;
+	unsigned int base = KPMOD_ARGS_OFFSET(p->desc.nargs), i, nf = 0;
 	static struct kp_field fields[KPMOD_MAX_ARGS + 3];
 	static char print_fmt[KPMOD_MAX_DEF_LEN * 4];
 	const char *fmt;
 	bool is_string;
 
-	if (p->kind == KPMOD_PROBE_RETURN) {
+	if (p->desc.kind == KPMOD_PROBE_RETURN) {
 		fields[nf++] = (struct kp_field){ "unsigned long", "__probe_func",
 			offsetof(struct kpmod_record, ip), 8, false, false };
 		fields[nf++] = (struct kp_field){ "unsigned long", "__probe_ret_ip",
@@ -177,28 +177,28 @@ static void kp_format_print(FILE *out, const struct kp_probe_info *p, bool json)
 			offsetof(struct kpmod_record, ip), 8, false, false };
 	}
 	/* kpmod's own: bit N is set when argument N's fetch faulted. */
-	if (p->nargs) {
+	if (p->desc.nargs) {
 		fields[nf] = (struct kp_field){ "", "__faults", sizeof(struct kpmod_record),
-			KPMOD_FAULT_BITMAP_SIZE(p->nargs), false, false };
+			KPMOD_FAULT_BITMAP_SIZE(p->desc.nargs), false, false };
 		snprintf(fields[nf++].type, sizeof(fields[0].type), "u8[%u]",
-			 KPMOD_FAULT_BITMAP_SIZE(p->nargs));
+			 KPMOD_FAULT_BITMAP_SIZE(p->desc.nargs));
 	}
-	for (i = 0; i < p->nargs; i++) {
+	for (i = 0; i < p->desc.nargs; i++) {
 		struct kp_field *f = &fields[nf++];
 
 		memset(f, 0, sizeof(*f));
-		kp_type_of(&p->args[i], f->type, sizeof(f->type), &fmt, &f->is_signed, &is_string);
-		f->name = p->args[i].name;
-		f->offset = base + p->args[i].offset;
-		f->size = p->args[i].size;
+		kp_type_of(&p->desc.args[i], f->type, sizeof(f->type), &fmt, &f->is_signed, &is_string);
+		f->name = p->desc.args[i].name;
+		f->offset = base + p->desc.args[i].offset;
+		f->size = p->desc.args[i].size;
 	}
 	kp_print_fmt(print_fmt, sizeof(print_fmt), p);
 	if (json) {
 		fputs("{\"name\":", out);
-		kp_json_string(out, p->event, strlen(p->event));
+		kp_json_string(out, p->desc.event, strlen(p->desc.event));
 		fputs(",\"group\":", out);
-		kp_json_string(out, p->group, strlen(p->group));
-		fprintf(out, ",\"id\":%u,\"fields\":[", p->id);
+		kp_json_string(out, p->desc.group, strlen(p->desc.group));
+		fprintf(out, ",\"id\":%u,\"fields\":[", p->desc.id);
 		for (i = 0; i < sizeof(kp_common) / sizeof(kp_common[0]); i++)
 			kp_field_json(out, &kp_common[i], !i);
 		for (i = 0; i < nf; i++)
@@ -208,7 +208,7 @@ static void kp_format_print(FILE *out, const struct kp_probe_info *p, bool json)
 		fputs("}\n", out);
 		return;
 	}
-	fprintf(out, "name: %s\nID: %u\nformat:\n", p->event, p->id);
+	fprintf(out, "name: %s\nID: %u\nformat:\n", p->desc.event, p->desc.id);
 	for (i = 0; i < sizeof(kp_common) / sizeof(kp_common[0]); i++)
 		kp_field_text(out, &kp_common[i]);
 	fputc('\n', out);

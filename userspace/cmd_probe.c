@@ -154,7 +154,7 @@ static void kp_print_list(const struct kp_probe_list *l)
 		const struct kp_probe_info *p = &l->probes[i];
 		const char *rest = strchr(p->definition, ':');
 
-		if (p->kind == KPMOD_PROBE_RETURN && p->maxactive && rest &&
+		if (p->desc.kind == KPMOD_PROBE_RETURN && p->maxactive && rest &&
 		    p->definition[0] == 'r')
 			printf("r%u%s\n", p->maxactive, rest);
 		else
@@ -170,7 +170,7 @@ static void kp_print_stat(const struct kp_probe_list *l)
 	for (i = 0; i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
 
-		printf("  %-44s %15llu %15llu %15llu %15llu%s\n", p->event,
+		printf("  %-44s %15llu %15llu %15llu %15llu%s\n", p->desc.event,
 		       (unsigned long long)p->hits, (unsigned long long)p->misses,
 		       (unsigned long long)p->dropped, (unsigned long long)p->filtered,
 		       p->gone ? " (gone)" : "");

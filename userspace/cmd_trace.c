@@ -163,7 +163,7 @@ static int kp_run_start(struct kp_live *lv, const struct kp_opts *o, struct kp_o
 {
 	if (o->run_start)
 		kp_live_discard_before(lv, o->run_start);
-	kp_oneshot_warn_idle(lv->cmd, &lv->nl);
+	kp_oneshot_warn_idle(lv->cmd, lv->nenabled);
 	return o->run.command ? kp_oneshot_spawn(os, o->run.command) : 0;
 }
 

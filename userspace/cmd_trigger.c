@@ -47,8 +47,8 @@ static int kp_trigger_list(const struct kp_probe_info *p)
 
 int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char *spec)
 {
-	struct kp_filter_req freq = { .group = p->group, .event = p->event };
-	struct kp_trigger_req req = { .group = p->group, .event = p->event };
+	struct kp_filter_req freq = { .group = p->desc.group, .event = p->desc.event };
+	struct kp_trigger_req req = { .group = p->desc.group, .event = p->desc.event };
 	char where[2 * KPMOD_MAX_NAME_LEN + 8];
 	struct kp_filter_code code = { 0 };
 	struct kp_filter_fields *ff;
@@ -69,11 +69,11 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 		goto out;
 	}
 	kp_filter_fields_of(p, ff);
-	snprintf(where, sizeof(where), "hist:%s:%s", p->group, p->event);
+	snprintf(where, sizeof(where), "hist:%s:%s", p->desc.group, p->desc.event);
 	ret = kp_trigger_parse(spec, ff, t, &terr);
 	if (ret == -EINVAL && !terr.cmd[0]) {
 		/* No error_log entry in the kernel: one line of kpmod's own. */
-		fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->group, p->event,
+		fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->desc.group, p->desc.event,
 			strncmp(terr.msg, "kpmod: ", 7) ? terr.msg : terr.msg + 7);
 		ret = KP_EXIT_BADTRIGGER;
 		goto out;
@@ -81,7 +81,7 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 	if (ret == -EINVAL) {
 		kp_trigger_error_format(out, 2 * KP_TRIGGER_TEXT_MAX, where, &terr);
 		fprintf(stderr, "kpmod: trigger: %s/%s: the trigger does not parse:\n%s",
-			p->group, p->event, out);
+			p->desc.group, p->desc.event, out);
 		ret = KP_EXIT_BADTRIGGER;
 		goto out;
 	}
@@ -95,12 +95,12 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 		if (ret == -EINVAL) {
 			kp_filter_error_format(out, 2 * KPMOD_MAX_FILTER_TEXT, t->filter, &ferr);
 			fprintf(stderr, "kpmod: trigger: %s/%s: its filter does not parse:\n%s",
-				p->group, p->event, out);
+				p->desc.group, p->desc.event, out);
 			ret = KP_EXIT_BADFILTER;
 			goto out;
 		}
 		if (ret) {
-			fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->group, p->event,
+			fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->desc.group, p->desc.event,
 				ret == -EPERM ? why : "out of memory");
 			ret = ret == -EPERM ? KP_EXIT_BADFILTER : KP_EXIT_ERROR;
 			goto out;
@@ -117,10 +117,10 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 	if (ret && kp_trigger_named_mismatch(spec, t, &e, &terr)) {
 		kp_trigger_error_format(out, 2 * KP_TRIGGER_TEXT_MAX, where, &terr);
 		fprintf(stderr, "kpmod: trigger: %s/%s: the module refused it:\n%s",
-			p->group, p->event, out);
+			p->desc.group, p->desc.event, out);
 		ret = KP_EXIT_BADTRIGGER;
 	} else if (ret) {
-		kp_err_about(&e, p->event);
+		kp_err_about(&e, p->desc.event);
 		kp_fail("trigger", &e);
 	}
 out:
@@ -135,7 +135,7 @@ int kp_trigger_remove_info(struct kp_nl *nl, const struct kp_probe_info *p,
 			   const struct kp_trigger_info *ti, struct kp_err *e)
 {
 	struct kp_trigger *t = calloc(1, sizeof(*t));
-	struct kp_trigger_req r = { p->group, p->event, t, NULL };
+	struct kp_trigger_req r = { p->desc.group, p->desc.event, t, NULL };
 	int ret;
 
 	if (!t) {
@@ -226,7 +226,7 @@ struct kp_hist_opts {
 static int kp_hist_clear(struct kp_nl *nl, const struct kp_probe_info *p,
 			 const struct kp_trigger_info *ti, const struct kp_hist_spec *h)
 {
-	struct kp_trigger_req req = { .group = p->group, .event = p->event };
+	struct kp_trigger_req req = { .group = p->desc.group, .event = p->desc.event };
 	struct kp_trigger *t = calloc(1, sizeof(*t));
 	struct kp_err e;
 	int ret;
@@ -243,7 +243,7 @@ static int kp_hist_clear(struct kp_nl *nl, const struct kp_probe_info *p,
 	req.t = t;
 	ret = kp_trigger_set(nl, &req, &e);
 	if (ret) {
-		kp_err_about(&e, p->event);
+		kp_err_about(&e, p->desc.event);
 		ret = kp_fail("hist", &e);
 	}
 	free(t);
@@ -263,19 +263,19 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	int ret = 0;
 
 	if (kp_hist_spec_of(t->text, ff, &h)) {
-		fprintf(stderr, "kpmod: hist: %s/%s: cannot read back '%s'\n", p->group, p->event,
+		fprintf(stderr, "kpmod: hist: %s/%s: cannot read back '%s'\n", p->desc.group, p->desc.event,
 			t->text);
 		return KP_EXIT_ERROR;
 	}
 	if (kp_hist_needs_syms(&h) && !*ks_loaded)
 		*ks_loaded = !kp_ksyms_load_file(ks, NULL);
-	if (kp_hist_get(nl, p->group, p->event, t->id, &d, &e)) {
-		kp_err_about(&e, p->event);
+	if (kp_hist_get(nl, p->desc.group, p->desc.event, t->id, &d, &e)) {
+		kp_err_about(&e, p->desc.event);
 		return kp_fail("hist", &e);
 	}
 	if (d.key_size != h.key_size) {
 		fprintf(stderr, "kpmod: hist: %s/%s: the module's keys are not what its text says\n",
-			p->group, p->event);
+			p->desc.group, p->desc.event);
 		kp_hist_data_free(&d);
 		return KP_EXIT_ERROR;
 	}
@@ -283,14 +283,14 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	if (o->interval)
 		ret = kp_hist_clear(nl, p, t, &h);
 	if (o->prometheus) {
-		o->prom_header = kp_hist_prometheus(stdout, p->group, p->event, t->id, &h, &d,
+		o->prom_header = kp_hist_prometheus(stdout, p->desc.group, p->desc.event, t->id, &h, &d,
 						    *ks_loaded ? ks : NULL, o->prom_values,
 						    o->prom_header);
 	} else if (o->json) {
 		char event[2 * KPMOD_MAX_NAME_LEN];
 
 		kp_trigger_line(info, sizeof(info), t, ff);
-		snprintf(event, sizeof(event), "%s/%s", p->group, p->event);
+		snprintf(event, sizeof(event), "%s/%s", p->desc.group, p->desc.event);
 		kp_hist_json(stdout, event, &h, info, &d, *ks_loaded ? ks : NULL);
 	} else if (o->graph) {
 		kp_hist_graph(stdout, &h, &d, *ks_loaded ? ks : NULL);
@@ -327,7 +327,7 @@ static int kp_hist_all(struct kp_nl *nl, const struct kp_probe_info *p,
 	}
 	if (first) {
 		fprintf(stderr, "kpmod: hist: %s/%s has no hist trigger (kpmod trigger %s/%s "
-			"'hist:keys=...')\n", p->group, p->event, p->group, p->event);
+			"'hist:keys=...')\n", p->desc.group, p->desc.event, p->desc.group, p->desc.event);
 		ret = KP_EXIT_REFUSED;
 	}
 	fflush(stdout);

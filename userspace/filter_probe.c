@@ -73,10 +73,10 @@ void kp_filter_fields_of(const struct kp_probe_info *p, struct kp_filter_fields 
 {
 	unsigned int i;
 
-	kp_filter_fields_start(ff, p->kind);
-	for (i = 0; i < p->nargs; i++)
-		kp_filter_field_arg(ff, i, p->args[i].name, p->args[i].type, p->args[i].count,
-				    p->args[i].size);
+	kp_filter_fields_start(ff, p->desc.kind);
+	for (i = 0; i < p->desc.nargs; i++)
+		kp_filter_field_arg(ff, i, p->desc.args[i].name, p->desc.args[i].type, p->desc.args[i].count,
+				    p->desc.args[i].size);
 	kp_filter_fields_end(ff);
 }
 

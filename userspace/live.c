@@ -64,30 +64,6 @@ uint64_t kp_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void kp_desc_from_info(struct kp_probe_desc *d, const struct kp_probe_info *p)
-{
-	unsigned int i;
-
-	memset(d, 0, sizeof(*d));
-	d->id = p->id;
-	d->kind = p->kind;
-	memcpy(d->group, p->group, sizeof(d->group));
-	memcpy(d->event, p->event, sizeof(d->event));
-	memcpy(d->symbol, p->symbol, sizeof(d->symbol));
-	memcpy(d->module, p->module, sizeof(d->module));
-	d->offset = p->offset;
-	d->addr = p->address;
-	d->args_size = p->args_size;
-	d->nargs = p->nargs;
-	for (i = 0; i < p->nargs; i++) {
-		memcpy(d->args[i].name, p->args[i].name, sizeof(d->args[i].name));
-		d->args[i].type = p->args[i].type;
-		d->args[i].count = p->args[i].count;
-		d->args[i].offset = p->args[i].offset;
-		d->args[i].size = p->args[i].size;
-	}
-}
-
 int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
 {
 	unsigned int cpu;
@@ -162,8 +138,10 @@ int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 		ret = KP_EXIT_ERROR;
 		goto fail;
 	}
-	for (i = 0; i < l.n; i++)
-		kp_desc_from_info(&lv->probes[i], &l.probes[i]);
+	for (i = 0; i < l.n; i++) {
+		lv->probes[i] = l.probes[i].desc;
+		lv->nenabled += l.probes[i].enabled;
+	}
 	lv->nprobes = l.n;
 	kp_probe_list_free(&l);
 	/* Without root or kallsyms, addresses print as hex. */

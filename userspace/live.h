@@ -18,6 +18,7 @@ struct kp_live {
 	struct kp_status st;
 	struct kp_probe_desc *probes;
 	size_t nprobes;
+	unsigned int nenabled;		/* of the probes, when listed */
 	struct kp_ksyms ks;
 	struct kp_ring *rings;		/* one per CPU that has a ring */
 	unsigned int nrings;

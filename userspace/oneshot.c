@@ -94,16 +94,16 @@ static int kp_match_names(struct kp_oneshot *os, const struct kp_probe_list *l,
 			fprintf(stderr, "kpmod: %s: '%s': %s\n", os->cmd, spec, why);
 			return KP_EXIT_USAGE;
 		}
-		return kp_names_push(v, n, p->group, p->event) ? KP_EXIT_ERROR : 0;
+		return kp_names_push(v, n, p->desc.group, p->desc.event) ? KP_EXIT_ERROR : 0;
 	}
 	for (i = 0; i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
 		char full[2 * KPMOD_MAX_NAME_LEN];
 
-		snprintf(full, sizeof(full), "%s/%s", p->group, p->event);
-		if (fnmatch(spec, slash ? full : p->event, 0))
+		snprintf(full, sizeof(full), "%s/%s", p->desc.group, p->desc.event);
+		if (fnmatch(spec, slash ? full : p->desc.event, 0))
 			continue;
-		if (kp_names_push(v, n, p->group, p->event))
+		if (kp_names_push(v, n, p->desc.group, p->desc.event))
 			return KP_EXIT_ERROR;
 		matched++;
 	}
@@ -254,17 +254,11 @@ out:
 	return ret;
 }
 
-void kp_oneshot_warn_idle(const char *cmd, struct kp_nl *nl)
+void kp_oneshot_warn_idle(const char *cmd, unsigned int nenabled)
 {
-	struct kp_probe_list l = { 0 };
-	struct kp_err e;
-
-	if (kp_probe_list_get(nl, &l, &e))
-		return;
-	if (!kp_enabled_count(&l))
+	if (!nenabled)
 		fprintf(stderr, "kpmod: %s: no event is enabled: nothing to read (name one: kpmod %s 'p:EVENT SYMBOL' or EVENT)\n",
 			cmd, cmd);
-	kp_probe_list_free(&l);
 }
 
 int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
@@ -364,7 +358,7 @@ static unsigned int kp_oneshot_remove_triggers(struct kp_oneshot *os)
 
 			if (kp_trigger_remove_info(&os->nl, p, ti, &e) && e.errnum != ENOENT) {
 				fprintf(stderr, "kpmod: %s: could not remove %s/%s's trigger '%s': %s\n",
-					os->cmd, p->group, p->event, ti->text,
+					os->cmd, p->desc.group, p->desc.event, ti->text,
 					e.msg[0] ? e.msg : strerror(e.errnum));
 				failed++;
 			}
@@ -407,7 +401,7 @@ unsigned int kp_oneshot_left_behind(const struct kp_probe_list *l, FILE *out)
 		n++;
 		if (out)
 			fprintf(out, "left behind: %s/%s, %s by a kpmod run that is gone (pid %u)\n",
-				p->group, p->event,
+				p->desc.group, p->desc.event,
 				added && enabled ? "added and enabled" : added ? "added" : "enabled",
 				added ? p->added_by : p->enabled_by);
 	}
@@ -430,9 +424,9 @@ int kp_oneshot_reclaim(const char *cmd, struct kp_nl *nl, unsigned int *reclaime
 		bool added, enabled;
 
 		kp_oneshot_left(p, &added, &enabled);
-		if (enabled && kp_names_push(&os.enabled, &os.nenabled, p->group, p->event))
+		if (enabled && kp_names_push(&os.enabled, &os.nenabled, p->desc.group, p->desc.event))
 			ret = KP_EXIT_ERROR;
-		if (added && kp_names_push(&os.added, &os.nadded, p->group, p->event))
+		if (added && kp_names_push(&os.added, &os.nadded, p->desc.group, p->desc.event))
 			ret = KP_EXIT_ERROR;
 	}
 	if (!ret && (os.nadded || os.nenabled)) {

@@ -66,7 +66,7 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command);
 int kp_oneshot_end(struct kp_oneshot *os);
 
 /* Says on stderr when no event is enabled: there is nothing to read. */
-void kp_oneshot_warn_idle(const char *cmd, struct kp_nl *nl);
+void kp_oneshot_warn_idle(const char *cmd, unsigned int nenabled);
 
 /* Whether a one-shot run's process @pid is gone: what it set is left behind. */
 bool kp_oneshot_run_gone(uint32_t pid);

@@ -25,8 +25,8 @@ static void kp_jbool(FILE *out, const char *key, bool val, const char *sep)
 
 static void kp_probe_name_json(FILE *out, const struct kp_probe_info *p)
 {
-	kp_jstr(out, "group", p->group, ",");
-	kp_jstr(out, "event", p->event, ",");
+	kp_jstr(out, "group", p->desc.group, ",");
+	kp_jstr(out, "event", p->desc.event, ",");
 }
 
 void kp_list_json(FILE *out, const struct kp_probe_list *l)
@@ -39,22 +39,22 @@ void kp_list_json(FILE *out, const struct kp_probe_list *l)
 
 		fputs(i ? ",\n{" : "{", out);
 		kp_probe_name_json(out, p);
-		kp_jstr(out, "kind", p->kind == KPMOD_PROBE_RETURN ? "r" : "p", ",");
+		kp_jstr(out, "kind", p->desc.kind == KPMOD_PROBE_RETURN ? "r" : "p", ",");
 		kp_jstr(out, "definition", p->definition, ",");
-		kp_jstr(out, "symbol", p->symbol, ",");
-		kp_jstr(out, "module", p->module, ",");
-		kp_jnum(out, "offset", p->offset, ",");
+		kp_jstr(out, "symbol", p->desc.symbol, ",");
+		kp_jstr(out, "module", p->desc.module, ",");
+		kp_jnum(out, "offset", p->desc.offset, ",");
 		/* Above 2^53: a hex string, which no JSON reader rounds. */
-		fprintf(out, "\"address\":\"0x%llx\",", (unsigned long long)p->address);
-		kp_jnum(out, "maxactive", p->kind == KPMOD_PROBE_RETURN ? p->maxactive : 0, ",");
+		fprintf(out, "\"address\":\"0x%llx\",", (unsigned long long)p->desc.addr);
+		kp_jnum(out, "maxactive", p->desc.kind == KPMOD_PROBE_RETURN ? p->maxactive : 0, ",");
 		kp_jbool(out, "enabled", p->enabled, ",");
 		kp_jbool(out, "soft_disabled", p->soft_disabled, ",");
 		kp_jbool(out, "gone", p->gone, ",");
 		kp_jstr(out, "filter", p->filter, ",");
 		fputs("\"args\":[", out);
-		for (j = 0; j < p->nargs; j++) {
+		for (j = 0; j < p->desc.nargs; j++) {
 			fputs(j ? ",{" : "{", out);
-			kp_jstr(out, "name", p->args[j].name, "}");
+			kp_jstr(out, "name", p->desc.args[j].name, "}");
 		}
 		fputs("],\"triggers\":[", out);
 		for (j = 0; j < p->ntriggers; j++) {

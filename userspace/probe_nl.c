@@ -27,16 +27,16 @@ static int kp_parse_args(struct kp_probe_info *p, struct nlattr *args)
 	struct nlattr *nest, *tb[KPMOD_ARG_A_MAX + 1];
 	int rem;
 
-	p->nargs = 0;
+	p->desc.nargs = 0;
 	if (!args)
 		return 0;
 	nla_for_each_nested(nest, args, rem) {
-		struct kp_arg_info *a;
+		struct kp_arg_desc *a;
 
-		if (p->nargs == KPMOD_MAX_ARGS ||
+		if (p->desc.nargs == KPMOD_MAX_ARGS ||
 		    nla_parse_nested(tb, KPMOD_ARG_A_MAX, nest, NULL) < 0)
 			return -EPROTO;
-		a = &p->args[p->nargs++];
+		a = &p->desc.args[p->desc.nargs++];
 		kp_str(a->name, sizeof(a->name), tb[KPMOD_ARG_A_NAME]);
 		a->type = kp_u32(tb[KPMOD_ARG_A_TYPE]);
 		a->count = kp_u32(tb[KPMOD_ARG_A_COUNT]);
@@ -106,17 +106,17 @@ static int kp_probe_reply(struct nlattr **a, void *arg)
 	l->probes = grown;
 	p = &l->probes[l->n];
 	memset(p, 0, sizeof(*p));
-	p->id = kp_u32(a[KPMOD_A_PROBE_ID]);
-	p->kind = kp_u32(a[KPMOD_A_PROBE_KIND]);
+	p->desc.id = kp_u32(a[KPMOD_A_PROBE_ID]);
+	p->desc.kind = kp_u32(a[KPMOD_A_PROBE_KIND]);
 	p->maxactive = kp_u32(a[KPMOD_A_PROBE_MAXACTIVE]);
-	p->args_size = kp_u32(a[KPMOD_A_PROBE_ARGS_SIZE]);
-	kp_str(p->group, sizeof(p->group), a[KPMOD_A_PROBE_GROUP]);
-	kp_str(p->event, sizeof(p->event), a[KPMOD_A_PROBE_EVENT]);
-	kp_str(p->symbol, sizeof(p->symbol), a[KPMOD_A_PROBE_SYMBOL]);
-	kp_str(p->module, sizeof(p->module), a[KPMOD_A_PROBE_MODULE]);
+	p->desc.args_size = kp_u32(a[KPMOD_A_PROBE_ARGS_SIZE]);
+	kp_str(p->desc.group, sizeof(p->desc.group), a[KPMOD_A_PROBE_GROUP]);
+	kp_str(p->desc.event, sizeof(p->desc.event), a[KPMOD_A_PROBE_EVENT]);
+	kp_str(p->desc.symbol, sizeof(p->desc.symbol), a[KPMOD_A_PROBE_SYMBOL]);
+	kp_str(p->desc.module, sizeof(p->desc.module), a[KPMOD_A_PROBE_MODULE]);
 	kp_str(p->definition, sizeof(p->definition), a[KPMOD_A_PROBE_DEFINITION]);
-	p->offset = kp_u64(a[KPMOD_A_PROBE_OFFSET]);
-	p->address = kp_u64(a[KPMOD_A_PROBE_ADDRESS]);
+	p->desc.offset = kp_u64(a[KPMOD_A_PROBE_OFFSET]);
+	p->desc.addr = kp_u64(a[KPMOD_A_PROBE_ADDRESS]);
 	p->hits = kp_u64(a[KPMOD_A_PROBE_HITS]);
 	p->misses = kp_u64(a[KPMOD_A_PROBE_MISSES]);
 	p->dropped = kp_u64(a[KPMOD_A_PROBE_DROPPED]);
@@ -167,7 +167,7 @@ const struct kp_probe_info *kp_probe_list_find_id(const struct kp_probe_list *l,
 	unsigned int i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->probes[i].id == id)
+		if (l->probes[i].desc.id == id)
 			return &l->probes[i];
 	return NULL;
 }
@@ -186,7 +186,7 @@ const struct kp_probe_info *kp_probe_list_find_name(const struct kp_probe_list *
 	for (i = 0; i < l->n; i++) {
 		const struct kp_probe_info *p = &l->probes[i];
 
-		if (strcmp(p->event, event) || (group[0] && strcmp(p->group, group)))
+		if (strcmp(p->desc.event, event) || (group[0] && strcmp(p->desc.group, group)))
 			continue;
 		if (found) {
 			*why = "event exists in several groups: name it GROUP/EVENT";
@@ -205,7 +205,7 @@ const struct kp_probe_info *kp_probe_list_find(const struct kp_probe_list *l, co
 	unsigned int i;
 
 	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->probes[i].group, group) && !strcmp(l->probes[i].event, event))
+		if (!strcmp(l->probes[i].desc.group, group) && !strcmp(l->probes[i].desc.event, event))
 			return &l->probes[i];
 	return NULL;
 }

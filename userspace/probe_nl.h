@@ -7,12 +7,7 @@
 #include <stdint.h>
 
 #include "nl.h"
-
-/* One argument's layout in a record, as the module reports it. */
-struct kp_arg_info {
-	char name[KPMOD_MAX_ARG_NAME_LEN];
-	uint32_t type, count, offset, size;
-};
+#include "probe_desc.h"
 
 /* One trigger as PROBE_GET reports it. */
 struct kp_trigger_info {
@@ -25,18 +20,16 @@ struct kp_trigger_info {
 
 /* One probe as PROBE_GET reports it. */
 struct kp_probe_info {
-	uint32_t id, kind, maxactive, args_size, nargs;
-	char group[KPMOD_MAX_NAME_LEN], event[KPMOD_MAX_NAME_LEN];
-	char symbol[KPMOD_MAX_SYMBOL_LEN], module[KPMOD_MAX_MODULE_LEN];
+	struct kp_probe_desc desc;	/* name, place, record layout */
+	uint32_t maxactive;
 	char definition[KPMOD_MAX_DEF_LEN];
-	uint64_t offset, address, hits, misses, dropped, filtered;
+	uint64_t hits, misses, dropped, filtered;
 	bool enabled, gone, soft_disabled;
 	uint32_t pid_tree;		/* records only this process' descendants, or 0 */
 	uint32_t added_by, enabled_by;	/* the one-shot run's process id, or 0 */
 	char filter[KPMOD_MAX_FILTER_TEXT];	/* "" when none */
 	unsigned int ntriggers;
 	struct kp_trigger_info *triggers;	/* malloc'd, in the module's order */
-	struct kp_arg_info args[KPMOD_MAX_ARGS];
 };
 
 struct kp_probe_list {

@@ -37,9 +37,9 @@ static void kp_prom_probes(FILE *out, const struct kp_probe_list *l, const char 
 			     *(const uint64_t *)((const char *)p + field);
 
 		fprintf(out, "%s{group=", name);
-		kp_prom_label_value(out, p->group);
+		kp_prom_label_value(out, p->desc.group);
 		fputs(",event=", out);
-		kp_prom_label_value(out, p->event);
+		kp_prom_label_value(out, p->desc.event);
 		fprintf(out, "} %llu\n", (unsigned long long)v);
 	}
 }

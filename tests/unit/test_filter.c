@@ -400,21 +400,21 @@ START_TEST(a_probe_filter_in_the_modules_form)
 	const char *why;
 
 	memset(&p, 0, sizeof(p));
-	p.kind = KPMOD_PROBE_ENTRY;
-	p.nargs = 4;
-	strcpy(p.args[0].name, "nr");
-	p.args[0].type = KPMOD_T_S32;
-	p.args[0].size = 4;
-	strcpy(p.args[1].name, "path");
-	p.args[1].type = KPMOD_T_USTRING;
-	p.args[1].size = 4;
-	strcpy(p.args[2].name, "arr");
-	p.args[2].type = KPMOD_T_U8;
-	p.args[2].count = 8;
-	p.args[2].size = 8;
-	strcpy(p.args[3].name, "comm");	/* shadows the common comm */
-	p.args[3].type = KPMOD_T_U32;
-	p.args[3].size = 4;
+	p.desc.kind = KPMOD_PROBE_ENTRY;
+	p.desc.nargs = 4;
+	strcpy(p.desc.args[0].name, "nr");
+	p.desc.args[0].type = KPMOD_T_S32;
+	p.desc.args[0].size = 4;
+	strcpy(p.desc.args[1].name, "path");
+	p.desc.args[1].type = KPMOD_T_USTRING;
+	p.desc.args[1].size = 4;
+	strcpy(p.desc.args[2].name, "arr");
+	p.desc.args[2].type = KPMOD_T_U8;
+	p.desc.args[2].count = 8;
+	p.desc.args[2].size = 8;
+	strcpy(p.desc.args[3].name, "comm");	/* shadows the common comm */
+	p.desc.args[3].type = KPMOD_T_U32;
+	p.desc.args[3].size = 4;
 	kp_filter_fields_of(&p, &ff);
 
 	ck_assert_int_eq(kp_filter_build("nr < 5 || path ~ \"*.so\" && cpu != 1 && common_pid > 0",
@@ -474,7 +474,7 @@ START_TEST(a_probe_filter_in_the_modules_form)
 		kp_filter_code_free(&code);
 	}
 
-	p.kind = KPMOD_PROBE_RETURN;
+	p.desc.kind = KPMOD_PROBE_RETURN;
 	kp_filter_fields_of(&p, &ff);
 	ck_assert_int_eq(kp_filter_build("__probe_ret_ip != 0 && __probe_func > 1", &ff, &code,
 					 &err, &why), 0);

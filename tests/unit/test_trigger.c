@@ -23,17 +23,17 @@ static struct kp_filter_fields *fields(uint32_t kind)
 
 	ck_assert(ff);
 	memset(p, 0, sizeof(*p));
-	p->kind = kind;
-	p->nargs = 3;
-	snprintf(p->args[0].name, sizeof(p->args[0].name), "nr");
-	p->args[0].type = KPMOD_T_S32;
-	p->args[0].size = 4;
-	snprintf(p->args[1].name, sizeof(p->args[1].name), "path");
-	p->args[1].type = KPMOD_T_STRING;
-	p->args[1].size = 4;
-	snprintf(p->args[2].name, sizeof(p->args[2].name), "len");
-	p->args[2].type = KPMOD_T_U64;
-	p->args[2].size = 8;
+	p->desc.kind = kind;
+	p->desc.nargs = 3;
+	snprintf(p->desc.args[0].name, sizeof(p->desc.args[0].name), "nr");
+	p->desc.args[0].type = KPMOD_T_S32;
+	p->desc.args[0].size = 4;
+	snprintf(p->desc.args[1].name, sizeof(p->desc.args[1].name), "path");
+	p->desc.args[1].type = KPMOD_T_STRING;
+	p->desc.args[1].size = 4;
+	snprintf(p->desc.args[2].name, sizeof(p->desc.args[2].name), "len");
+	p->desc.args[2].type = KPMOD_T_U64;
+	p->desc.args[2].size = 8;
 	kp_filter_fields_of(p, ff);
 	return ff;
 }

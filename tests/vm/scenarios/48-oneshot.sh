@@ -72,6 +72,35 @@ expect_rc 0 kpmod trace --duration 1 "$DEF"
 [ "$(outside /tmp/.out)" -gt 0 ] || fail "no event of the outside process without a command"
 no_probes "after --duration"
 
+# A return probe with one instance (r1:): a process outside the tree,
+# blocked inside the function, must not hold it, or every return of the
+# tree's is missed.  The outside one opens a FIFO nobody writes, once the
+# run has begun; the command waits until it sleeps there, then opens.
+mkfifo /tmp/fifo
+(while [ ! -e /tmp/go ]; do sleep 0.05; done; exec cat /tmp/fifo) >/dev/null &
+blocked=$!
+cat >/tmp/ret.sh <<'EOF'
+touch /tmp/go
+i=0
+while [ $i -lt 200 ]; do
+	for d in /proc/[0-9]*; do
+		[ "$(tr '\0' ' ' <$d/cmdline 2>/dev/null)" = "cat /tmp/fifo " ] &&
+			[ "$(cut -d' ' -f3 $d/stat)" = S ] && i=200
+	done
+	i=$((i + 1))
+	sleep 0.05
+done
+sleep 0.2
+cat /tmp/hostname
+EOF
+expect_rc 0 kpmod trace 'r1:kpm/oret do_sys_openat2 ret=$retval:s64' -- sh /tmp/ret.sh
+grep -qE '^ +cat-[0-9]+ +\[[0-9]+\] .* oret: .* ret=[0-9]+$' /tmp/.out ||
+	fail "no return of the tree's cat: the outside process held the only instance"
+echo x >/tmp/fifo
+wait $blocked
+rm -f /tmp/go /tmp/fifo
+no_probes "after the return probe"
+
 # Existing events: one disabled (enabled for the run, then disabled
 # again), one enabled (left enabled); a glob names them.
 # The enabled one first, as the glob meets them.

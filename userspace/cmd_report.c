@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,12 @@
 #include "merge.h"
 #include "recfile.h"
 
-/* Every chunk of one CPU, in file order, as a merge source. */
+/*
+ * Every chunk of one CPU, in file order, as a merge source.  From a file
+ * that can seek, the chunks hold no records until the merge reaches them
+ * (kp_recfile_chunk_at), and let them go after: memory stays one chunk
+ * per CPU whatever the recording's size.  From a pipe they are all kept.
+ */
 struct kp_cpu_chunks {
 	struct kp_chunk *chunks;
 	size_t n, cur;
@@ -24,6 +30,7 @@ struct kp_cpu_chunks {
 	uint64_t lost_prev;	/* the lost counter of the previous chunk */
 	uint64_t lost_pending;	/* lost before the next record */
 	unsigned int cpu;
+	struct kp_recfile *rf;	/* to read chunks again; NULL: all kept */
 };
 
 static int kp_cc_peek(void *ctx, const struct kpmod_record **rec)
@@ -31,10 +38,21 @@ static int kp_cc_peek(void *ctx, const struct kpmod_record **rec)
 	struct kp_cpu_chunks *c = ctx;
 
 	while (c->cur < c->n) {
+		struct kp_chunk *ch = &c->chunks[c->cur];
 		size_t pos = c->pos;
 
-		if (kp_chunk_record(&c->chunks[c->cur], &pos, rec) > 0)
+		if (c->rf && ch->len && !ch->recs) {
+			int ret = kp_recfile_chunk_at(c->rf, ch->file_off, ch);
+
+			if (ret < 0)
+				return ret;
+		}
+		if (kp_chunk_record(ch, &pos, rec) > 0)
 			return 1;
+		if (c->rf) {
+			free(ch->recs);
+			ch->recs = NULL;
+		}
 		c->cur++;
 		c->pos = 0;
 		if (c->cur < c->n) {
@@ -69,8 +87,10 @@ int kp_cmd_report(int argc, char **argv)
 	const struct kpmod_record *rec;
 	struct kp_chunk ch;
 	struct kp_merge m;
+	char first_err[sizeof(rf.err)];
 	size_t ncpu = 0, i, s;
 	int c, ret = 0, rd;
+	bool seekable;
 	FILE *f;
 
 	optind = 1;
@@ -98,8 +118,17 @@ int kp_cmd_report(int argc, char **argv)
 	em.probes = rf.probes;
 	em.nprobes = rf.nprobes;
 
-	/* Group the chunks by CPU, then merge the CPUs by timestamp. */
+	/*
+	 * Group the chunks by CPU, then merge the CPUs by timestamp.  A file
+	 * that can seek is read twice: once for where each chunk is, once
+	 * in merge order.
+	 */
+	seekable = !fseeko(f, 0, SEEK_CUR);
 	while ((rd = kp_recfile_next(&rf, &ch)) > 0) {
+		if (seekable) {
+			free(ch.recs);
+			ch.recs = NULL;
+		}
 		struct kp_cpu_chunks *cc = NULL;
 
 		for (i = 0; i < ncpu; i++)
@@ -134,22 +163,32 @@ int kp_cmd_report(int argc, char **argv)
 		cpus[i].lost_prev = cpus[i].n ? cpus[i].chunks[0].lost : 0;
 		cpus[i].lost_pending = cpus[i].n && !cpus[i].chunks[0].len ? 0 :
 				       cpus[i].lost_prev;
+		cpus[i].rf = seekable ? &rf : NULL;
 		src[i] = (struct kp_merge_src){ kp_cc_peek, kp_cc_next, &cpus[i], cpus[i].cpu };
 	}
+	/* The first pass's error is said after what came before it is printed. */
+	if (rd < 0)
+		snprintf(first_err, sizeof(first_err), "%s", rf.err);
 	if (src && !kp_merge_init(&m, src, ncpu)) {
+		int got;
+
 		/* Stops at a write error: kp_main() reports it. */
-		while (kp_merge_peek(&m, &rec, &s) > 0 && !ferror(stdout)) {
+		while ((got = kp_merge_peek(&m, &rec, &s)) > 0 && !ferror(stdout)) {
 			kp_emit_record(&em, rec, cpus[s].cpu, cpus[s].lost_pending);
 			kp_merge_next(&m);
 		}
 		kp_merge_free(&m);
+		if (got < 0) {
+			fprintf(stderr, "kpmod: report: %s\n", rf.err);
+			ret = KP_EXIT_ERROR;
+		}
 		/* What was lost after a CPU's last record, as the last lines. */
 		for (i = 0; i < ncpu; i++)
 			kp_emit_lost(&em, cpus[i].cpu, cpus[i].lost_pending);
 	}
 	fflush(stdout);
 	if (rd < 0) {
-		fprintf(stderr, "kpmod: report: %s\n", rf.err);
+		fprintf(stderr, "kpmod: report: %s\n", first_err);
 		ret = KP_EXIT_ERROR;
 	}
 	if (em.bad) {

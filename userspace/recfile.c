@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "recfile.h"
 #include "ring.h"
@@ -617,6 +618,31 @@ int kp_recfile_next(struct kp_recfile *r, struct kp_chunk *c)
 			return kp_rf_fail(r, -EBADMSG, "corrupt file: %s at byte %llu after the first chunk",
 					  block_name(type), (unsigned long long)start);
 	}
+}
+
+int kp_recfile_chunk_at(struct kp_recfile *r, uint64_t off, struct kp_chunk *c)
+{
+	uint64_t len, start;
+	uint32_t type;
+	uint8_t *p;
+	int ret;
+
+	if (fseeko(r->f, (off_t)off, SEEK_SET))
+		return kp_rf_fail(r, -errno, "cannot seek to byte %llu: %s",
+				  (unsigned long long)off, strerror(errno));
+	r->off = off;
+	ret = read_block(r, &type, &p, &len, &start);
+	if (!ret)
+		ret = kp_rf_fail(r, -EBADMSG, "truncated at byte %llu (the file changed while read)",
+				 (unsigned long long)r->off);
+	if (ret < 0)
+		return ret;
+	if (type != KP_BLK_CHUNK) {
+		free(p);
+		return kp_rf_fail(r, -EBADMSG, "no chunk at byte %llu (the file changed while read)",
+				  (unsigned long long)off);
+	}
+	return parse_chunk(r, p, len, start, c);
 }
 
 int kp_chunk_record(const struct kp_chunk *c, size_t *pos,

@@ -122,6 +122,12 @@ int kp_recfile_open(struct kp_recfile *r, FILE *f, const char *name);
  */
 int kp_recfile_next(struct kp_recfile *r, struct kp_chunk *c);
 
+/*
+ * The chunk whose block starts at byte @off (a kp_chunk's file_off), read
+ * again from a seekable file: 1 with @c filled, or < 0 with r->err set.
+ */
+int kp_recfile_chunk_at(struct kp_recfile *r, uint64_t off, struct kp_chunk *c);
+
 /* The record at *pos in @c, advancing *pos; 0 after the last. */
 int kp_chunk_record(const struct kp_chunk *c, size_t *pos,
 		    const struct kpmod_record **rec);

@@ -96,6 +96,79 @@ static void sb_put_text(struct sb *b, const char *s, size_t n)
 	b->len += kp_escape_text(b->buf + b->len, s, n);
 }
 
+/*
+ * Numbers without printf: a reader formats every event, and printf's
+ * parsing of the format was half of that time.
+ */
+static void sb_puts(struct sb *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+/* @v's decimal digits, written backwards to end at @e: their start. */
+static char *u64_digits(char *e, uint64_t v)
+{
+	do {
+		*--e = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return e;
+}
+
+/* @v in decimal, at least @width digits (zeros in front). */
+static void sb_put_u64(struct sb *b, uint64_t v, unsigned int width)
+{
+	char t[24], *e = t + sizeof(t), *d = u64_digits(e, v);
+
+	while ((unsigned int)(e - d) < width && d > t)
+		*--d = '0';
+	sb_put(b, d, e - d);
+}
+
+static void sb_put_s64(struct sb *b, int64_t v)
+{
+	if (v < 0) {
+		sb_putc(b, '-');
+		sb_put_u64(b, -(uint64_t)v, 0);
+	} else {
+		sb_put_u64(b, v, 0);
+	}
+}
+
+/* "0x" and @v in lower-case hex, as "%#llx" for a non-zero value. */
+static void sb_put_hex(struct sb *b, uint64_t v)
+{
+	char t[18], *e = t + sizeof(t), *d = e;
+
+	do {
+		*--d = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*--d = 'x';
+	*--d = '0';
+	sb_put(b, d, e - d);
+}
+
+static void sb_pad(struct sb *b, size_t n)
+{
+	static const char blanks[] = "                ";
+
+	while (n) {
+		size_t k = n < sizeof(blanks) - 1 ? n : sizeof(blanks) - 1;
+
+		sb_put(b, blanks, k);
+		n -= k;
+	}
+}
+
+/* @s right-aligned in @width columns, as "%*s". */
+static void sb_put_right(struct sb *b, const char *s, size_t len, size_t width)
+{
+	if (len < width)
+		sb_pad(b, width - len);
+	sb_put(b, s, len);
+}
+
 static int sb_flush(struct sb *b, FILE *out, int ret)
 {
 	if (!ret && b->oom)
@@ -274,13 +347,13 @@ static int text_value(struct sb *b, const struct kp_view *v,
 	switch (a->type) {
 	case KPMOD_T_U8: case KPMOD_T_U16: case KPMOD_T_U32: case KPMOD_T_U64:
 	case KPMOD_T_BITFIELD:
-		sb_printf(b, "%llu", (unsigned long long)get_uint(p, es));
+		sb_put_u64(b, get_uint(p, es), 0);
 		return 0;
 	case KPMOD_T_S8: case KPMOD_T_S16: case KPMOD_T_S32: case KPMOD_T_S64:
-		sb_printf(b, "%lld", (long long)get_int(p, es));
+		sb_put_s64(b, get_int(p, es));
 		return 0;
 	case KPMOD_T_X8: case KPMOD_T_X16: case KPMOD_T_X32: case KPMOD_T_X64:
-		sb_printf(b, "0x%llx", (unsigned long long)get_uint(p, es));
+		sb_put_hex(b, get_uint(p, es));
 		return 0;
 	case KPMOD_T_CHAR:
 		sb_putc(b, '\'');
@@ -321,9 +394,11 @@ static int text_args(struct sb *b, const struct kp_view *v,
 		const uint8_t *slot = v->slots + a->offset;
 		uint32_t es = kp_elem_size(a);
 
-		sb_printf(b, " %s=", a->name);
+		sb_putc(b, ' ');
+		sb_puts(b, a->name);
+		sb_putc(b, '=');
 		if (arg_faulted(v, i)) {
-			sb_printf(b, "(fault)");
+			sb_puts(b, "(fault)");
 			continue;
 		}
 		if (!a->count) {
@@ -365,21 +440,54 @@ static bool is_kretprobe_trampoline(const struct kp_ksyms *ks, uint64_t ip)
 	return false;
 }
 
+/*
+ * The text of the addresses met last, by address: a probe's events share
+ * one address (a return probe's, a few), and finding and printing its
+ * symbol was a fifth of a reader's time.
+ */
+#define IP_CACHE_SIZE 64
+
+struct ip_text {
+	unsigned long gen;	/* the symbols' (kp_ksyms.gen); 0: empty */
+	uint64_t ip;
+	bool with_offset;
+	size_t len;
+	char text[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+};
+
+static __thread struct ip_text ip_cache[IP_CACHE_SIZE];
+
+static void ip_text_make(struct ip_text *t, const struct kp_ksyms *ks, uint64_t ip,
+			 bool with_offset)
+{
+	int n;
+
+	t->gen = ks ? ks->gen : 0;
+	t->ip = ip;
+	t->with_offset = with_offset;
+	if (!ip) {
+		n = snprintf(t->text, sizeof(t->text), "0");
+	} else if (is_kretprobe_trampoline(ks, ip)) {
+		n = snprintf(t->text, sizeof(t->text), "[unknown/kretprobe'd]");
+	} else {
+		n = kp_ksyms_snprint(ks, ip, with_offset, t->text, sizeof(t->text));
+	}
+	t->len = n < 0 ? 0 : (size_t)n < sizeof(t->text) ? (size_t)n : sizeof(t->text) - 1;
+}
+
 static void text_ip(struct sb *b, const struct kp_ksyms *ks, uint64_t ip,
 		    bool with_offset)
 {
-	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
+	struct ip_text *t = &ip_cache[((ip >> 4) ^ (ip >> 12) ^ with_offset) % IP_CACHE_SIZE];
+	struct ip_text one;
 
-	if (!ip) {
-		sb_putc(b, '0');
-		return;
+	if (!ks || !ks->gen) {
+		t = &one;
+		ip_text_make(t, ks, ip, with_offset);
+	} else if (t->gen != ks->gen || t->ip != ip || t->with_offset != with_offset) {
+		ip_text_make(t, ks, ip, with_offset);
 	}
-	if (is_kretprobe_trampoline(ks, ip)) {
-		sb_printf(b, "[unknown/kretprobe'd]");
-		return;
-	}
-	kp_ksyms_snprint(ks, ip, with_offset, sym, sizeof(sym));
-	sb_printf(b, "%s", sym);
+	sb_put(b, t->text, t->len);
 }
 
 /* The task's name as text: escaped, then padded as ftrace pads it. */
@@ -403,11 +511,24 @@ static void text_context(struct sb *b, const struct kpmod_record *rec)
 {
 	/* ftrace rounds to microseconds: ns2usecs() adds 500 first. */
 	unsigned long long us = (rec->ts_ns + 500) / 1000;
-	char comm[KP_ESCAPED_MAX(16) + 1];
+	char comm[KP_ESCAPED_MAX(16) + 1], num[24], *e = num + sizeof(num), *d;
 
+	/* "%16s-%-7u [%03u] ..... %5llu.%06llu: " */
 	rec_comm(rec, comm);
-	sb_printf(b, "%16s-%-7u [%03u] ..... %5llu.%06llu: ", comm, rec->pid,
-		  rec->cpu, us / 1000000, us % 1000000);
+	sb_put_right(b, comm, strlen(comm), 16);
+	sb_putc(b, '-');
+	d = u64_digits(e, rec->pid);
+	sb_put(b, d, e - d);
+	if (e - d < 7)
+		sb_pad(b, 7 - (e - d));
+	sb_puts(b, " [");
+	sb_put_u64(b, rec->cpu, 3);
+	sb_puts(b, "] ..... ");
+	d = u64_digits(e, us / 1000000);
+	sb_put_right(b, d, e - d, 5);
+	sb_putc(b, '.');
+	sb_put_u64(b, us % 1000000, 6);
+	sb_puts(b, ": ");
 }
 
 int kp_format_text(FILE *out, const struct kpmod_record *rec,
@@ -421,13 +542,16 @@ int kp_format_text(FILE *out, const struct kpmod_record *rec,
 		return -EBADMSG;
 	sb_init(&b);
 	text_context(&b, rec);
-	if (p)
-		sb_printf(&b, "%s: (", p->event);
-	else
-		sb_printf(&b, "probe_%u: (", rec->probe_id);
+	if (p) {
+		sb_puts(&b, p->event);
+	} else {
+		sb_puts(&b, "probe_");
+		sb_put_u64(&b, rec->probe_id, 0);
+	}
+	sb_puts(&b, ": (");
 	if (rec_is_return(rec, p)) {
 		text_ip(&b, ks, rec->ret_ip, true);
-		sb_printf(&b, " <- ");
+		sb_puts(&b, " <- ");
 		text_ip(&b, ks, rec->ip, false);
 	} else {
 		text_ip(&b, ks, rec->ip, true);

@@ -64,7 +64,10 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 	char *line, *next;
 	int nonzero = 0;
 
+	static unsigned long loads;
+
 	memset(k, 0, sizeof(*k));
+	k->gen = ++loads;
 	k->text = malloc(len + 1);
 	if (!k->text)
 		return -ENOMEM;

@@ -30,6 +30,7 @@ struct kp_ksyms {
 	size_t nsyms;
 	struct kp_sym **by_name;	/* by name, then by address */
 	bool zeroed;
+	unsigned long gen;	/* differs between any two loads (caches key on it) */
 };
 
 /* Loads @path (NULL: /proc/kallsyms).  Returns 0 or -errno. */

@@ -10,7 +10,10 @@ esac
 N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
-REPS=7
+REPS=${KPMOD_BENCH_REPS:-7}
+# Which parts run: KPMOD_BENCH_PARTS="hit hist drain" (all, the default).
+PARTS=" ${KPMOD_BENCH_PARTS:-hit hist drain} "
+part() { case "$PARTS" in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ns/call of one "kpmod-work time ..." run, pinned to CPU 0.
 ns_per_call() {
@@ -65,11 +68,13 @@ load_kpmod
 kpmod buffer --mode overwrite --size 4M >/dev/null
 echo 4096 >"$T/buffer_size_kb"
 
-ARGS= per_hit "getppid, 0 args" "$SYS" getppid "$N"
-ARGS='a=$arg1 b=$arg2 c=$arg3' per_hit "getppid, 3 args" "$SYS" getppid "$N"
-ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' per_hit "getppid, 6 args" "$SYS" getppid "$N"
-ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
-	per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
+if part hit; then
+	ARGS= per_hit "getppid, 0 args" "$SYS" getppid "$N"
+	ARGS='a=$arg1 b=$arg2 c=$arg3' per_hit "getppid, 3 args" "$SYS" getppid "$N"
+	ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' per_hit "getppid, 6 args" "$SYS" getppid "$N"
+	ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
+		per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
+fi
 
 # The hist trigger's per-hit cost: keys=nr.log2 on the pid getpgid looks
 # up, counted in the kernel's hist (on a kprobe_events probe not enabled:
@@ -135,38 +140,40 @@ per_hit_hist() {
 			printf "BENCH|hist|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f|%.2f\n", l, n, h - n, m - n, s - n, r - n, f - n, (m - n) / (h - n), (m - n) / (s - n), (m - n) / (r - n)
 		}' /tmp/per_hit.rows || fail "per_hit_hist $label: no measurement"
 }
-per_hit_hist "getpgid, hist keys=nr.log2" getpgid "$N" 7000000
+part hist && per_hit_hist "getpgid, hist keys=nr.log2" getpgid "$N" 7000000
 
-# Drain rate: fill a large buffer first (no reader: no loss), then time how
-# long each reader takes to take every event out.
-kpmod buffer --mode discard --size 64M >/dev/null
-echo 32768 >"$T/buffer_size_kb"
+if part drain; then
+	# Drain rate: fill a large buffer first (no reader: no loss), then time how
+	# long each reader takes to take every event out.
+	kpmod buffer --mode discard --size 64M >/dev/null
+	echo 32768 >"$T/buffer_size_kb"
 
-drain_kpmod() { # drain_kpmod LABEL COMMAND...
-	label=$1
-	shift
-	kpmod add --enable "p:kprobes/drain $SYS" >/dev/null || fail "kpmod add"
+	drain_kpmod() { # drain_kpmod LABEL COMMAND...
+		label=$1
+		shift
+		kpmod add --enable "p:kprobes/drain $SYS" >/dev/null || fail "kpmod add"
+		taskset 1 kpmod-work getppid "$DRAIN"
+		kpmod disable all
+		start=$(kpmod-work now)
+		taskset 2 "$@" >/dev/null 2>/tmp/drain.err || { cat /tmp/drain.err; fail "$label"; }
+		end=$(kpmod-work now)
+		grep -q "lost 0 " /tmp/drain.err || { cat /tmp/drain.err; fail "$label lost events"; }
+		kpmod clear
+		echo "BENCH|drain|$label|$(((DRAIN * 1000000000) / (end - start)))"
+	}
+	drain_kpmod "kpmod record" kpmod record --count "$DRAIN" -o /tmp/bench.kpm
+	drain_kpmod "kpmod trace" kpmod trace --count "$DRAIN"
+
+	echo "p:kprobes/drain $SYS" >"$T/kprobe_events"
+	echo 1 >"$T/events/kprobes/drain/enable"
 	taskset 1 kpmod-work getppid "$DRAIN"
-	kpmod disable all
+	echo 0 >"$T/events/kprobes/drain/enable"
+	overrun=$(sed -n 's/^overrun: //p' "$T/per_cpu/cpu0/stats")
+	[ "$overrun" = 0 ] || fail "trace_pipe: $overrun events overrun"
 	start=$(kpmod-work now)
-	taskset 2 "$@" >/dev/null 2>/tmp/drain.err || { cat /tmp/drain.err; fail "$label"; }
+	taskset 2 head -n "$DRAIN" "$T/trace_pipe" >/dev/null
 	end=$(kpmod-work now)
-	grep -q "lost 0 " /tmp/drain.err || { cat /tmp/drain.err; fail "$label lost events"; }
-	kpmod clear
-	echo "BENCH|drain|$label|$(((DRAIN * 1000000000) / (end - start)))"
-}
-drain_kpmod "kpmod record" kpmod record --count "$DRAIN" -o /tmp/bench.kpm
-drain_kpmod "kpmod trace" kpmod trace --count "$DRAIN"
-
-echo "p:kprobes/drain $SYS" >"$T/kprobe_events"
-echo 1 >"$T/events/kprobes/drain/enable"
-taskset 1 kpmod-work getppid "$DRAIN"
-echo 0 >"$T/events/kprobes/drain/enable"
-overrun=$(sed -n 's/^overrun: //p' "$T/per_cpu/cpu0/stats")
-[ "$overrun" = 0 ] || fail "trace_pipe: $overrun events overrun"
-start=$(kpmod-work now)
-taskset 2 head -n "$DRAIN" "$T/trace_pipe" >/dev/null
-end=$(kpmod-work now)
-echo "BENCH|drain|cat trace_pipe|$(((DRAIN * 1000000000) / (end - start)))"
-echo >"$T/kprobe_events"
+	echo "BENCH|drain|cat trace_pipe|$(((DRAIN * 1000000000) / (end - start)))"
+	echo >"$T/kprobe_events"
+fi
 unload_kpmod

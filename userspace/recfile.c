@@ -16,22 +16,43 @@
 #define MAX_PAYLOAD	(1ULL << 30)	/* more is damage, not data */
 #define READ_STEP	(64 * 1024)	/* a payload's first read; then doubled */
 
+/*
+ * Slicing-by-8: eight bytes per step through eight tables, several times
+ * the speed of a byte at a time; `kpmod record` checksums every byte it
+ * writes.
+ */
 uint32_t kp_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	static uint32_t table[256];
+	static uint32_t table[8][256];
 	const uint8_t *p = buf;
 	uint32_t i, j, c;
 
-	if (!table[1]) {
+	if (!table[0][1]) {
 		for (i = 0; i < 256; i++) {
 			for (c = i, j = 0; j < 8; j++)
 				c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
-			table[i] = c;
+			table[0][i] = c;
 		}
+		for (i = 0; i < 256; i++)
+			for (j = 1; j < 8; j++)
+				table[j][i] = table[0][table[j - 1][i] & 0xff] ^ (table[j - 1][i] >> 8);
 	}
 	crc = ~crc;
+	while (len >= 8) {
+		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+				     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 |
+			      (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+
+		crc = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^
+		      table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^
+		      table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^
+		      table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
+		p += 8;
+		len -= 8;
+	}
 	while (len--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+		crc = table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return ~crc;
 }
 

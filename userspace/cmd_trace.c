@@ -208,15 +208,12 @@ static int kp_drain_to_queue(struct kp_live *lv, unsigned int i, struct kp_recq 
 
 	while ((ret = kp_ring_peek(r, &rec)) != 0) {
 		uint64_t lost = kp_ring_lost(r), delta = lost - lv->lost_seen[i];
-		struct kpmod_record *copy;
 
 		if (ret < 0) {
 			fprintf(stderr, "kpmod: %s: cpu%u: %s\n", lv->cmd, r->cpu, r->err);
 			continue;
 		}
-		copy = malloc(rec->len);
-		if (!copy || kp_recq_push(q, memcpy(copy, rec, rec->len), delta)) {
-			free(copy);
+		if (kp_recq_push_copy(q, rec, delta)) {
 			fprintf(stderr, "kpmod: %s: out of memory\n", lv->cmd);
 			return KP_EXIT_ERROR;
 		}
@@ -241,7 +238,6 @@ static bool kp_flush(struct kp_merge *m, struct kp_recq *q, struct kp_live *lv,
 			return true;
 		kp_emit_record(em, rec, lv->rings[src].cpu, kp_recq_lost_before(&q[src]));
 		kp_merge_next(m);
-		free((void *)rec);
 	}
 	for (i = 0; i < lv->nrings; i++)
 		kp_recq_compact(&q[i]);
@@ -255,10 +251,8 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 	struct kp_emit em = { .out = out, .json = o->json, .probes = lv->probes,
 			      .nprobes = lv->nprobes, .ks = lv->ks.nsyms ? &lv->ks : NULL };
 	uint64_t deadline = o->duration ? kp_now_ns() + o->duration * 1e9 : 0;
-	const struct kpmod_record *rec;
 	struct kp_merge m;
 	unsigned int i;
-	size_t s;
 	int ret = 0;
 	bool done = false;
 
@@ -292,11 +286,7 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 		if (!done)
 			kp_wait(lv);
 	}
-	/* Free what was read but not printed (--count reached). */
-	while (kp_merge_peek(&m, &rec, &s) > 0) {
-		kp_merge_next(&m);
-		free((void *)rec);
-	}
+	/* What was read but not printed (--count reached) goes with the queues. */
 	kp_merge_free(&m);
 	for (i = 0; i < lv->nrings; i++)
 		kp_recq_free(&q[i]);

@@ -116,6 +116,44 @@ void kp_merge_next(struct kp_merge *m)
 	sift_down(m, 0);
 }
 
+struct kp_recblk {
+	struct kp_recblk *next;
+	size_t used, cap;	/* bytes */
+	size_t live;		/* records in it not consumed yet */
+	uint64_t data[];	/* records stay 8-aligned */
+};
+
+#define KP_RECBLK_BYTES (256 << 10)
+
+int kp_recq_push_copy(struct kp_recq *q, const struct kpmod_record *rec,
+		      uint64_t lost_before)
+{
+	struct kp_recblk *b = q->tail;
+	size_t len = (rec->len + 7) & ~(size_t)7;
+	uint8_t *at;
+
+	if (!b || b->used + len > b->cap) {
+		size_t cap = len > KP_RECBLK_BYTES ? len : KP_RECBLK_BYTES;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return -ENOMEM;
+		*b = (struct kp_recblk){ .cap = cap };
+		if (q->tail)
+			q->tail->next = b;
+		else
+			q->head = b;
+		q->tail = b;
+	}
+	at = (uint8_t *)b->data + b->used;
+	memcpy(at, rec, rec->len);
+	if (kp_recq_push(q, (const struct kpmod_record *)at, lost_before))
+		return -ENOMEM;
+	b->used += len;
+	b->live++;
+	return 0;
+}
+
 int kp_recq_push(struct kp_recq *q, const struct kpmod_record *rec,
 		 uint64_t lost_before)
 {
@@ -145,6 +183,12 @@ uint64_t kp_recq_lost_before(const struct kp_recq *q)
 
 void kp_recq_free(struct kp_recq *q)
 {
+	while (q->head) {
+		struct kp_recblk *next = q->head->next;
+
+		free(q->head);
+		q->head = next;
+	}
 	free(q->recs);
 	free(q->lost);
 	memset(q, 0, sizeof(*q));
@@ -173,9 +217,22 @@ int kp_recq_peek(void *ctx, const struct kpmod_record **rec)
 void kp_recq_next(void *ctx)
 {
 	struct kp_recq *q = ctx;
+	struct kp_recblk *b = q->head;
 
-	if (q->pos < q->n)
-		q->pos++;
+	if (q->pos == q->n)
+		return;
+	q->pos++;
+	if (!b)
+		return;
+	/* Copies are consumed in the order they were made: the oldest block's. */
+	if (--b->live)
+		return;
+	if (b != q->tail) {
+		q->head = b->next;
+		free(b);
+	} else {
+		b->used = 0;	/* all consumed: filled again from the start */
+	}
 }
 
 int kp_ring_src_peek(void *ring, const struct kpmod_record **rec)

@@ -49,15 +49,26 @@ int kp_merge_peek(struct kp_merge *m, const struct kpmod_record **rec,
 /* Consumes the record kp_merge_peek() returned. */
 void kp_merge_next(struct kp_merge *m);
 
-/* A growable in-memory queue of records (pointers; the caller owns them). */
+/*
+ * A growable in-memory queue of records: pointers the caller owns
+ * (kp_recq_push), or copies the queue makes into blocks of its own
+ * (kp_recq_push_copy: no allocation per record; a block goes once every
+ * record in it is consumed).  One queue uses one kind.
+ */
+struct kp_recblk;
+
 struct kp_recq {
 	const struct kpmod_record **recs;
 	uint64_t *lost;		/* events lost on the CPU just before each */
 	size_t n, cap, pos;
+	struct kp_recblk *head, *tail;	/* the copies' blocks, oldest first */
 };
 
 int kp_recq_push(struct kp_recq *q, const struct kpmod_record *rec,
 		 uint64_t lost_before);
+/* A copy of @rec, valid until it is consumed (kp_recq_next). */
+int kp_recq_push_copy(struct kp_recq *q, const struct kpmod_record *rec,
+		      uint64_t lost_before);
 /* Events lost just before the record kp_recq_peek() gives now. */
 uint64_t kp_recq_lost_before(const struct kp_recq *q);
 void kp_recq_free(struct kp_recq *q);

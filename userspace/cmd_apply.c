@@ -59,6 +59,11 @@ struct kp_apply {
 	unsigned int changes;
 	struct kp_nl nl;
 	struct kp_status st;
+	/* --check: the triggers step 0 would have removed (probe id, trigger id). */
+	struct kp_gone_trigger {
+		uint32_t probe, trigger;
+	} *gone;
+	unsigned int ngone;
 };
 
 static void kp_say(struct kp_apply *a, const char *what, const char *group, const char *event)
@@ -432,6 +437,30 @@ static bool kp_trigger_aims_at(const struct kp_probe_info *p, const struct kp_tr
 	return aims;
 }
 
+static int kp_gone_add(struct kp_apply *a, const struct kp_probe_info *p,
+		       const struct kp_trigger_info *ti)
+{
+	struct kp_gone_trigger *g = realloc(a->gone, (a->ngone + 1) * sizeof(*g));
+
+	if (!g)
+		return KP_EXIT_ERROR;
+	a->gone = g;
+	a->gone[a->ngone++] = (struct kp_gone_trigger){ p->desc.id, ti->id };
+	return 0;
+}
+
+/* --check: whether step 0 would have removed @ti, a trigger of @p. */
+static bool kp_gone(const struct kp_apply *a, const struct kp_probe_info *p,
+		    const struct kp_trigger_info *ti)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->ngone; i++)
+		if (a->gone[i].probe == p->desc.id && a->gone[i].trigger == ti->id)
+			return true;
+	return false;
+}
+
 /*
  * Step 0: the enable_event/disable_event triggers of the files' probes that
  * aim at a probe step 1 deletes go first, or the module refuses the delete
@@ -462,8 +491,10 @@ static int kp_apply_untarget(struct kp_apply *a, const struct kp_probe_list *l, 
 				/* A probe deleted too loses its triggers with it. */
 				if (!kp_apply_deletes(a, p, state))
 					kp_say(a, "remove a trigger of", p->desc.group, p->desc.event);
-				if (a->check)
+				if (a->check) {
+					ret = kp_gone_add(a, p, &p->triggers[k]);
 					continue;
+				}
 				if (kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
 					ret = kp_fail("apply", &e);
 				*changed = true;
@@ -503,6 +534,33 @@ static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, 
 }
 
 /*
+ * Whether a trigger of @p, a probe that is not apply's, aims at a probe
+ * apply would delete: the module would refuse the delete (EBUSY), so it
+ * is said before anything changes.
+ */
+static bool kp_aims_at_deleted(struct kp_apply *a, const struct kp_probe_list *l,
+			       const struct kp_probe_info *p, const char *state)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < l->n; i++) {
+		const struct kp_probe_info *target = &l->probes[i];
+
+		if (!kp_apply_deletes(a, target, state))
+			continue;
+		for (k = 0; k < p->ntriggers; k++) {
+			if (!kp_trigger_aims_at(p, &p->triggers[k], target))
+				continue;
+			fprintf(stderr, "kpmod: apply: %s/%s cannot be deleted or redefined: the trigger '%s' of %s/%s, which apply did not add, aims at it\n",
+				target->desc.group, target->desc.event, p->triggers[k].text,
+				p->desc.group, p->desc.event);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Before any change, the refusals that do not depend on the kernel: a
  * probe of the files' name that apply did not add, defined otherwise; a
  * buffer change while a probe the files do not define is enabled.
@@ -529,6 +587,8 @@ static int kp_apply_precheck(struct kp_apply *a, const struct kp_probe_list *l,
 				p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
+		if (!w && !owned && kp_aims_at_deleted(a, l, p, state))
+			return KP_EXIT_REFUSED;
 	}
 	return 0;
 }
@@ -617,6 +677,8 @@ static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 			if (kp_trigger_parse(w->triggers[j], w->ff, t, &terr))
 				continue;	/* checked when read */
 			for (k = 0; k < p->ntriggers && k < KPMOD_MAX_TRIGGERS; k++) {
+				if (kp_gone(a, p, &p->triggers[k]))
+					continue;
 				if (!strcmp(p->triggers[k].text, t->text) &&
 				    !strcmp(p->triggers[k].filter, t->filter))
 					there = keep[k] = true;
@@ -628,7 +690,7 @@ static int kp_apply_settings(struct kp_apply *a, const struct kp_probe_list *l)
 			}
 		}
 		for (k = p->ntriggers; !ret && k-- > 0;) {
-			if (k < KPMOD_MAX_TRIGGERS && keep[k])
+			if ((k < KPMOD_MAX_TRIGGERS && keep[k]) || kp_gone(a, p, &p->triggers[k]))
 				continue;
 			kp_say(a, "remove a trigger of", p->desc.group, p->desc.event);
 			if (!a->check && kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
@@ -662,6 +724,7 @@ static void kp_apply_free(struct kp_apply *a)
 		free(w->def);
 	}
 	free(a->want);
+	free(a->gone);
 }
 
 int kp_cmd_apply(int argc, char **argv)

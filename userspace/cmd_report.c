@@ -42,10 +42,20 @@ static int kp_cc_peek(void *ctx, const struct kpmod_record **rec)
 		size_t pos = c->pos;
 
 		if (c->rf && ch->len && !ch->recs) {
+			struct kp_chunk was = *ch;
 			int ret = kp_recfile_chunk_at(c->rf, ch->file_off, ch);
 
 			if (ret < 0)
 				return ret;
+			/* The file changed between the two readings. */
+			if (ch->cpu != was.cpu || ch->len != was.len || ch->lost != was.lost) {
+				snprintf(c->rf->err, sizeof(c->rf->err),
+					 "%s: the chunk at byte %llu changed while read",
+					 c->rf->name, (unsigned long long)was.file_off);
+				free(ch->recs);
+				*ch = was;
+				return -EBADMSG;
+			}
 		}
 		if (kp_chunk_record(ch, &pos, rec) > 0)
 			return 1;
@@ -183,7 +193,7 @@ int kp_cmd_report(int argc, char **argv)
 			ret = KP_EXIT_ERROR;
 		}
 		/* What was lost after a CPU's last record, as the last lines. */
-		for (i = 0; i < ncpu; i++)
+		for (i = 0; i < ncpu && got >= 0; i++)
 			kp_emit_lost(&em, cpus[i].cpu, cpus[i].lost_pending);
 	}
 	fflush(stdout);

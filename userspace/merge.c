@@ -135,6 +135,12 @@ int kp_recq_push_copy(struct kp_recq *q, const struct kpmod_record *rec,
 	if (!b || b->used + len > b->cap) {
 		size_t cap = len > KP_RECBLK_BYTES ? len : KP_RECBLK_BYTES;
 
+		/* An emptied block is the only one (the head): it goes first. */
+		if (b && !b->live) {
+			free(b);
+			q->head = q->tail = NULL;
+		}
+
 		b = malloc(sizeof(*b) + cap);
 		if (!b)
 			return -ENOMEM;

@@ -648,6 +648,7 @@ int kp_recfile_chunk_at(struct kp_recfile *r, uint64_t off, struct kp_chunk *c)
 	uint8_t *p;
 	int ret;
 
+	clearerr(r->f);
 	if (fseeko(r->f, (off_t)off, SEEK_SET))
 		return kp_rf_fail(r, -errno, "cannot seek to byte %llu: %s",
 				  (unsigned long long)off, strerror(errno));

@@ -152,6 +152,21 @@ START_TEST(copies_survive_blocks_and_interleaving)
 	}
 	ck_assert_uint_gt(pushed, 1000);
 	kp_recq_free(&q);
+
+	/* Drained to empty, then a record larger than a block: still freed. */
+	for (round = 0; round < 3; round++) {
+		uint32_t len = round == 1 ? (300 << 10) : sizeof(*src);
+
+		memset(src, 0, len);
+		src->len = len;
+		src->type = KPMOD_REC_EVENT;
+		ck_assert_int_eq(kp_recq_push_copy(&q, src, 0), 0);
+		ck_assert_int_eq(kp_recq_peek(&q, &rec), 1);
+		ck_assert_uint_eq(rec->len, len);
+		kp_recq_next(&q);
+		ck_assert_ptr_eq(q.head, q.tail);
+	}
+	kp_recq_free(&q);
 }
 END_TEST
 

@@ -112,18 +112,32 @@ enable kpm/b
 EOF2
 expect_rc 0 kpmod apply $D
 expect_grep '^add a trigger to kpm/b$'
-# Redefined while the trigger stays: it goes and comes back.
+# Redefined while the trigger stays: it goes and comes back (3 changes,
+# as --check says first).
 sed -i 's|^p:kpm/a vfs_read$|p:kpm/a vfs_read fd=$arg1:u32|' $D/50-chain.conf
+expect_rc 1 kpmod apply --check $D
+expect_grep 'would make 3 changes'
 expect_rc 0 kpmod apply $D
 expect_grep '^redefine kpm/a$'
+expect_grep ', 3 changes$'
 expect_rc 0 kpmod trigger kpm/b
 expect_grep '^enable_event:kpm:a'
 expect_rc 0 kpmod apply --check $D
 expect_grep 'would make 0 changes'
 printf 'p:kpm/b vfs_write\nenable kpm/b\n' >$D/50-chain.conf
+# A trigger apply did not add aims at kpm/a: refused before any change.
+expect_rc 0 kpmod add 'p:kpm/hand vfs_read'
+expect_rc 0 kpmod trigger kpm/hand 'enable_event:kpm:a'
+expect_rc 5 kpmod apply $D
+expect_grep "kpm/a cannot be deleted or redefined: the trigger 'enable_event:kpm:a"
+expect_rc 0 kpmod trigger kpm/b
+expect_grep '^enable_event:kpm:a'
+expect_rc 0 kpmod trigger kpm/hand '!enable_event:kpm:a'
+expect_rc 0 kpmod del kpm/hand
 expect_rc 1 kpmod apply --check $D
 expect_grep '^would remove kpm/a$'
 expect_grep '^would remove a trigger of kpm/b$'
+expect_grep 'would make 2 changes'
 expect_rc 0 kpmod apply $D
 expect_grep '^remove kpm/a$'
 expect_grep 'apply: 3 probes, 2 changes'

@@ -11,9 +11,29 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS="hit hist drain" (all, the default).
-PARTS=" ${KPMOD_BENCH_PARTS:-hit hist drain} "
-part() { case "$PARTS" in *" $1 "*) return 0 ;; esac; return 1; }
+# Which parts run: KPMOD_BENCH_PARTS=hit,hist,drain,scale (all, the default).
+PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
+part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
+
+# settle [PATTERN]: waits until no kprobe (or none whose line in
+# kprobes/list matches PATTERN) is registered and no function is hooked.  kpmod keeps a function's
+# ftrace anchor a second after its last probe there goes (module/site.c),
+# and a set-up measured meanwhile would pay for it: measured under
+# -icount, the "no probe" runs after the first round cost 200 more.
+# The site's release then leaves two ftrace_ops on it for a while; ftrace's
+# enabled_functions shows both.
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+hooked() {
+	grep -q -- "${1:-.}" /sys/kernel/debug/kprobes/list "$T/enabled_functions" 2>/dev/null
+}
+settle() {
+	j=0
+	while hooked "$@" && [ $j -lt 300 ]; do
+		sleep 0.1
+		j=$((j + 1))
+	done
+	! hooked "$@" || fail "still hooked: $(cat /sys/kernel/debug/kprobes/list "$T/enabled_functions")"
+}
 
 # ns/call of one "kpmod-work time ..." run, pinned to CPU 0.
 ns_per_call() {
@@ -44,7 +64,7 @@ per_hit() {
 
 		kpmod add --enable "p:kprobes/bench $func $ARGS" >/dev/null || fail "kpmod add refused: $ARGS"
 		kpm=$(ns_per_call "$@")
-		kpmod disable all && kpmod clear
+		kpmod disable all && kpmod clear && settle
 
 		insmod /kpmod/extra/kpmod_floor.ko sym="$func" || fail "floor module"
 		flo=$(ns_per_call "$@")
@@ -126,7 +146,7 @@ per_hit_hist() {
 		echo "BENCH|taken|$taken|$((h1 - h0))" >&2
 		kpmod filter bench 'nr < 0'
 		mf=$(ns_per_call "$@")
-		kpmod disable all && kpmod clear
+		kpmod disable all && kpmod clear && settle
 
 		echo "$none $kh $mh $ms $mr $mf"
 		i=$((i + 1))
@@ -175,5 +195,80 @@ if part drain; then
 	end=$(kpmod-work now)
 	echo "BENCH|drain|cat trace_pipe|$(((DRAIN * 1000000000) / (end - start)))"
 	echo >"$T/kprobe_events"
+fi
+
+# Scale: the per-hit cost of one probe while 0, 100 and 1,000 other
+# probes are enabled on functions the workload does not call (networking's:
+# the guest has none), rounds as per_hit's; and the control plane: 1,000
+# definitions added from one file, enabled and disabled all at once, and
+# deleted, by kpmod and by kprobe_events.
+if part scale; then
+	# Functions both take: unique names (kpmod funcs) that ftrace can
+	# trace (kprobe_events refuses the others).
+	kpmod funcs | grep -E '^(tcp|udp|inet|ip|ip6|ipv6|raw|icmp|arp|neigh|fib|xfrm)_[a-z0-9_]+$' |
+		sort >/tmp/scale.kpmod
+	sort -u "$T/available_filter_functions" | grep -Fx -f /tmp/scale.kpmod |
+		head -n 1000 >/tmp/scale.funcs
+	nf=$(wc -l </tmp/scale.funcs)
+	[ "$nf" -eq 1000 ] || fail "scale: only $nf networking functions to probe"
+	awk '{ printf "p:scale/s%d %s\n", NR, $1 }' /tmp/scale.funcs >/tmp/scale.defs
+	t0=$(kpmod-work now)
+	kpmod add -f /tmp/scale.defs >/dev/null || fail "kpmod add -f: 1,000 probes"
+	t1=$(kpmod-work now)
+	kpmod enable 'scale/*' || fail "kpmod enable scale/*"
+	t2=$(kpmod-work now)
+	kpmod disable 'scale/*' || fail "kpmod disable"
+	t3=$(kpmod-work now)
+	kpmod del 'scale/*' || fail "kpmod del"
+	t4=$(kpmod-work now)
+	settle
+	echo "BENCH|ctl|kpmod|$(((t1 - t0) / 1000000))|$(((t2 - t1) / 1000000))|$(((t3 - t2) / 1000000))|$(((t4 - t3) / 1000000))"
+	sed 's|^p:scale/|p:kscale/|' /tmp/scale.defs >/tmp/scale.kdefs
+	t0=$(kpmod-work now)
+	cat /tmp/scale.kdefs >>"$T/kprobe_events" || fail "kprobe_events: 1,000 probes"
+	t1=$(kpmod-work now)
+	echo 1 >"$T/events/kscale/enable" || fail "kprobe_events: enable"
+	t2=$(kpmod-work now)
+	echo 0 >"$T/events/kscale/enable"
+	t3=$(kpmod-work now)
+	echo >"$T/kprobe_events" || fail "kprobe_events: delete"
+	t4=$(kpmod-work now)
+	[ -z "$(cat "$T/kprobe_events")" ] || fail "kprobe_events: not all deleted"
+	settle
+	echo "BENCH|ctl|kprobe_events|$(((t1 - t0) / 1000000))|$(((t2 - t1) / 1000000))|$(((t3 - t2) / 1000000))|$(((t4 - t3) / 1000000))"
+
+	# others N: N of the probes above enabled, none of them hit.
+	others() {
+		kpmod disable all 2>/dev/null	# "no matching event" when none is
+		kpmod clear || fail "kpmod clear"
+		settle
+		[ "$1" -eq 0 ] && return
+		head -n "$1" /tmp/scale.defs >/tmp/scale.some
+		kpmod add --enable -f /tmp/scale.some >/dev/null || fail "kpmod add: $1 other probes"
+	}
+	i=0
+	while [ $i -lt $REPS ]; do
+		row=
+		for n in 0 100 1000; do
+			others "$n"
+			none=$(ns_per_call getppid "$N")
+			kpmod add --enable "p:kprobes/bench $SYS" >/dev/null || fail "kpmod add bench"
+			with=$(ns_per_call getppid "$N")
+			kpmod disable kprobes/bench && kpmod del kprobes/bench || fail "kpmod del bench"
+			settle getppid
+			row="$row $none $with"
+		done
+		echo "$row"
+		i=$((i + 1))
+	done >/tmp/scale.rows
+	kpmod clear
+	sed "s/^/# scale: /" /tmp/scale.rows
+	awk '
+		NR == 1 { for (c = 1; c <= 6; c++) m[c] = $c }
+		{ for (c = 1; c <= 6; c++) if ($c < m[c]) m[c] = $c }
+		END {
+			if (NR == 0) exit 1
+			printf "BENCH|scale|%.0f|%.0f|%.0f|%.2f|%.2f\n", m[2] - m[1], m[4] - m[3], m[6] - m[5], (m[4] - m[3]) / (m[2] - m[1]), (m[6] - m[5]) / (m[2] - m[1])
+		}' /tmp/scale.rows || fail "scale: no measurement"
 fi
 unload_kpmod

@@ -15,6 +15,13 @@ unsigned int kpmod_arch_nr_regs(void);
 unsigned long kpmod_arch_reg(struct pt_regs *regs, unsigned int reg);
 /* $argN, N >= 1, at function entry: registers, then the stack. */
 unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n);
+/*
+ * Where register @reg, or argument $arg@n, is in struct pt_regs, read as
+ * an array of unsigned long: its index, what kpmod_arch_reg() and
+ * kpmod_arch_arg() read; -1 for an argument on the stack.
+ */
+int kpmod_arch_reg_word(unsigned int reg);
+int kpmod_arch_arg_word(unsigned int n);
 /* $stackN, N >= 0: 0 when N is beyond the stack. */
 unsigned long kpmod_arch_stack(struct pt_regs *regs, unsigned int n);
 unsigned long kpmod_arch_sp(struct pt_regs *regs);

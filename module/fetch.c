@@ -296,24 +296,6 @@ static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
 	}
 }
 
-static void kpmod_put(u8 *slot, u64 v, unsigned int size)
-{
-	switch (size) {
-	case 1:
-		*slot = v;
-		break;
-	case 2:
-		*(u16 *)slot = v;
-		break;
-	case 4:
-		*(u32 *)slot = v;
-		break;
-	default:
-		*(u64 *)slot = v;
-		break;
-	}
-}
-
 /* Bytes read at a time: never across a page, so a fault is the string's own. */
 #define KPMOD_STRING_CHUNK	64
 
@@ -392,7 +374,7 @@ void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
 		v = val;
 		if (arg->bf)
 			v = kpmod_apply_bf(arg->bf, v);
-		kpmod_put(slot, v, st->size);
+		kpmod_fetch_put(slot, v, st->size);
 		return;
 	case KPMOD_FOP_ST_MEM:
 	case KPMOD_FOP_ST_UMEM:
@@ -403,7 +385,7 @@ void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
 				goto fault;
 			if (arg->bf)
 				v = kpmod_apply_bf(arg->bf, v);
-			kpmod_put(slot + i * st->size, v, st->size);
+			kpmod_fetch_put(slot + i * st->size, v, st->size);
 		}
 		return;
 	default:	/* ST_STRING, ST_USTRING */

@@ -15,6 +15,7 @@ struct kpmod_arg {
 	u32 size;		/* slot bytes */
 	u32 elem_size;		/* bytes per element in the slot */
 	int entry_slot;		/* return probes: $argN captured at entry, or -1 */
+	int reg_word;		/* a register stored as it is: its pt_regs word, or -1 */
 	unsigned int store;	/* index of the stage-3 insn */
 	const struct kpmod_fetch_insn *bf;	/* the MOD_BF insn, or NULL */
 	struct kpmod_fetch_insn prog[KPMOD_MAX_INSNS];
@@ -39,6 +40,36 @@ struct kpmod_fetch_ctx {
 int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *insns,
 			unsigned int n, bool is_return,
 			struct netlink_ext_ack *extack);
+
+/* A slot's element of @size bytes, aligned to its size. */
+static inline void kpmod_fetch_put(u8 *slot, u64 v, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		*slot = v;
+		break;
+	case 2:
+		*(u16 *)slot = v;
+		break;
+	case 4:
+		*(u32 *)slot = v;
+		break;
+	default:
+		*(u64 *)slot = v;
+		break;
+	}
+}
+
+/*
+ * The fast form of kpmod_fetch_run() for an argument that is a register
+ * stored as it is (reg_word >= 0, as kpmod_probe_layout() decides): the
+ * same value, without running the program.
+ */
+static inline void kpmod_fetch_reg(const struct kpmod_arg *arg, struct kpmod_fetch_ctx *ctx)
+{
+	kpmod_fetch_put(ctx->slots + arg->offset,
+			((const unsigned long *)ctx->regs)[arg->reg_word], arg->elem_size);
+}
 
 /* Runs one argument's program into ctx; handler context, never faults. */
 void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,

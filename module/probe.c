@@ -63,8 +63,12 @@ static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_prob
 	ctx.dyn = ctx.slots + p->fixed_size;
 	ctx.end = ctx.rec + room;
 	memset(ctx.faults, 0, p->bitmap_size + p->fixed_size);
-	for (i = 0; i < p->nargs; i++)
-		kpmod_fetch_run(&p->args[i], i, &ctx);
+	for (i = 0; i < p->nargs; i++) {
+		if (p->args[i].reg_word >= 0)
+			kpmod_fetch_reg(&p->args[i], &ctx);
+		else
+			kpmod_fetch_run(&p->args[i], i, &ctx);
+	}
 	len = ctx.dyn - ctx.rec;
 	memset(ctx.dyn, 0, ALIGN(len, 8) - len);
 	return ALIGN(len, 8);
@@ -371,6 +375,20 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 			p->args[i].entry_slot = p->nentry;
 			p->has_duration = true;
 		}
+	}
+	/* A register (or $argN in one) stored as it is needs no program. */
+	for (i = 0; i < p->nargs; i++) {
+		struct kpmod_arg *a = &p->args[i];
+		const struct kpmod_fetch_insn *in = &a->prog[0];
+
+		a->reg_word = -1;
+		if (a->store != 1 || a->prog[1].op != KPMOD_FOP_ST_RAW || a->bf ||
+		    a->entry_slot >= 0 || a->count)
+			continue;
+		if (in->op == KPMOD_FOP_REG)
+			a->reg_word = kpmod_arch_reg_word(in->param);
+		else if (in->op == KPMOD_FOP_ARG)
+			a->reg_word = kpmod_arch_arg_word(in->param);
 	}
 	p->fixed_size = ALIGN(off, 8);
 	/* Fixed part, then every string at its longest; cut to a record's max. */

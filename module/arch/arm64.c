@@ -58,6 +58,29 @@ unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n)
 	return kpmod_arch_stack(regs, n - 9);
 }
 
+int kpmod_arch_reg_word(unsigned int reg)
+{
+	switch (reg) {
+	case KPMOD_REG_ARM64_SP:
+		return offsetof(struct pt_regs, sp) / sizeof(unsigned long);
+	case KPMOD_REG_ARM64_PC:
+		return offsetof(struct pt_regs, pc) / sizeof(unsigned long);
+	case KPMOD_REG_ARM64_PSTATE:
+		return offsetof(struct pt_regs, pstate) / sizeof(unsigned long);
+	default:
+		if (reg >= ARRAY_SIZE(((struct pt_regs *)NULL)->regs))
+			return -1;
+		return (offsetof(struct pt_regs, regs) + reg * sizeof(u64)) / sizeof(unsigned long);
+	}
+}
+
+int kpmod_arch_arg_word(unsigned int n)
+{
+	if (n < 1 || n > 8)
+		return -1;
+	return kpmod_arch_reg_word(n - 1);
+}
+
 unsigned long kpmod_arch_sp(struct pt_regs *regs)
 {
 	return kernel_stack_pointer(regs);

@@ -35,6 +35,25 @@ unsigned long kpmod_arch_reg(struct pt_regs *regs, unsigned int reg)
 	return regs_get_register(regs, reg * sizeof(unsigned long));
 }
 
+int kpmod_arch_reg_word(unsigned int reg)
+{
+	return reg < KPMOD_REG_X86_NR ? (int)reg : -1;
+}
+
+/* regs_get_kernel_argument()'s order. */
+int kpmod_arch_arg_word(unsigned int n)
+{
+	static const unsigned int word[] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+
+	if (n < 1 || n > ARRAY_SIZE(word))
+		return -1;
+	return word[n - 1] / sizeof(unsigned long);
+}
+
 unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n)
 {
 	return regs_get_kernel_argument(regs, n - 1);

@@ -33,14 +33,14 @@ static inline void fuzz_fields(uint32_t kind, struct kp_filter_fields *ff)
 	unsigned int i;
 
 	memset(&probe, 0, sizeof(probe));
-	probe.kind = kind;
-	probe.nargs = FUZZ_NARGS;
-	for (i = 0; i < probe.nargs; i++) {
-		snprintf(probe.args[i].name, sizeof(probe.args[i].name), "%s",
+	probe.desc.kind = kind;
+	probe.desc.nargs = FUZZ_NARGS;
+	for (i = 0; i < probe.desc.nargs; i++) {
+		snprintf(probe.desc.args[i].name, sizeof(probe.desc.args[i].name), "%s",
 			 fuzz_args[i].name);
-		probe.args[i].type = fuzz_args[i].type;
-		probe.args[i].count = fuzz_args[i].count;
-		probe.args[i].size = fuzz_args[i].size;
+		probe.desc.args[i].type = fuzz_args[i].type;
+		probe.desc.args[i].count = fuzz_args[i].count;
+		probe.desc.args[i].size = fuzz_args[i].size;
 	}
 	kp_filter_fields_of(&probe, ff);
 }

@@ -416,25 +416,34 @@ static bool kp_apply_deletes(struct kp_apply *a, const struct kp_probe_info *p, 
 	return w ? !kp_same_definition(p, w) : kp_state_has(state, p->desc.group, p->desc.event);
 }
 
-/* Whether @ti, a trigger of @p, enables or disables @target. */
-static bool kp_trigger_aims_at(const struct kp_probe_info *p, const struct kp_trigger_info *ti,
-			       const struct kp_probe_info *target)
+/*
+ * The probe of @l that @ti, an enable_event/disable_event trigger of @p,
+ * aims at, if step 1 deletes it; else NULL.  The trigger's text is parsed
+ * as `kpmod trigger` parses it, once.
+ */
+static const struct kp_probe_info *kp_deleted_target(struct kp_apply *a,
+						     const struct kp_probe_list *l,
+						     const struct kp_probe_info *p,
+						     const struct kp_trigger_info *ti,
+						     const char *state)
 {
-	struct kp_filter_fields *ff = malloc(sizeof(*ff));
-	struct kp_trigger *t = malloc(sizeof(*t));
+	const struct kp_probe_info *target = NULL;
+	struct kp_filter_fields *ff;
 	struct kp_trigger_error terr;
-	bool aims = false;
+	struct kp_trigger *t;
 
-	if ((ti->type == KPMOD_TRIGGER_ENABLE_EVENT || ti->type == KPMOD_TRIGGER_DISABLE_EVENT) &&
-	    ff && t) {
+	if (ti->type != KPMOD_TRIGGER_ENABLE_EVENT && ti->type != KPMOD_TRIGGER_DISABLE_EVENT)
+		return NULL;
+	ff = malloc(sizeof(*ff));
+	t = malloc(sizeof(*t));
+	if (ff && t) {
 		kp_filter_fields_of(p, ff);
-		aims = !kp_trigger_parse(ti->text, ff, t, &terr) &&
-		       !strcmp(t->target_group, target->desc.group) &&
-		       !strcmp(t->target_event, target->desc.event);
+		if (!kp_trigger_parse(ti->text, ff, t, &terr))
+			target = kp_probe_list_find(l, t->target_group, t->target_event);
 	}
 	free(ff);
 	free(t);
-	return aims;
+	return target && kp_apply_deletes(a, target, state) ? target : NULL;
 }
 
 static int kp_gone_add(struct kp_apply *a, const struct kp_probe_info *p,
@@ -470,35 +479,29 @@ static bool kp_gone(const struct kp_apply *a, const struct kp_probe_info *p,
 static int kp_apply_untarget(struct kp_apply *a, const struct kp_probe_list *l, const char *state,
 			     bool *changed)
 {
-	unsigned int i, j, k;
+	unsigned int j, k;
 	struct kp_err e;
 	int ret = 0;
 
-	for (i = 0; i < l->n && !ret; i++) {
-		const struct kp_probe_info *target = &l->probes[i];
+	for (j = 0; j < l->n && !ret; j++) {
+		const struct kp_probe_info *p = &l->probes[j];
 
-		if (!kp_apply_deletes(a, target, state))
-			continue;
-		for (j = 0; j < l->n && !ret; j++) {
-			const struct kp_probe_info *p = &l->probes[j];
-
-			if (!kp_want_find(a, p->desc.group, p->desc.event) &&
-			    !kp_state_has(state, p->desc.group, p->desc.event))
-				continue;	/* not apply's: left to fail the delete */
-			for (k = p->ntriggers; !ret && k-- > 0;) {
-				if (!kp_trigger_aims_at(p, &p->triggers[k], target))
-					continue;
-				/* A probe deleted too loses its triggers with it. */
-				if (!kp_apply_deletes(a, p, state))
-					kp_say(a, "remove a trigger of", p->desc.group, p->desc.event);
-				if (a->check) {
-					ret = kp_gone_add(a, p, &p->triggers[k]);
-					continue;
-				}
-				if (kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
-					ret = kp_fail("apply", &e);
-				*changed = true;
+		if (!kp_want_find(a, p->desc.group, p->desc.event) &&
+		    !kp_state_has(state, p->desc.group, p->desc.event))
+			continue;	/* not apply's: refused by the precheck */
+		for (k = p->ntriggers; !ret && k-- > 0;) {
+			if (!kp_deleted_target(a, l, p, &p->triggers[k], state))
+				continue;
+			/* A probe deleted too loses its triggers with it. */
+			if (!kp_apply_deletes(a, p, state))
+				kp_say(a, "remove a trigger of", p->desc.group, p->desc.event);
+			if (a->check) {
+				ret = kp_gone_add(a, p, &p->triggers[k]);
+				continue;
 			}
+			if (kp_trigger_remove_info(&a->nl, p, &p->triggers[k], &e))
+				ret = kp_fail("apply", &e);
+			*changed = true;
 		}
 	}
 	return ret;
@@ -541,21 +544,17 @@ static int kp_apply_removals(struct kp_apply *a, const struct kp_probe_list *l, 
 static bool kp_aims_at_deleted(struct kp_apply *a, const struct kp_probe_list *l,
 			       const struct kp_probe_info *p, const char *state)
 {
-	unsigned int i, k;
+	const struct kp_probe_info *target;
+	unsigned int k;
 
-	for (i = 0; i < l->n; i++) {
-		const struct kp_probe_info *target = &l->probes[i];
-
-		if (!kp_apply_deletes(a, target, state))
+	for (k = 0; k < p->ntriggers; k++) {
+		target = kp_deleted_target(a, l, p, &p->triggers[k], state);
+		if (!target)
 			continue;
-		for (k = 0; k < p->ntriggers; k++) {
-			if (!kp_trigger_aims_at(p, &p->triggers[k], target))
-				continue;
-			fprintf(stderr, "kpmod: apply: %s/%s cannot be deleted or redefined: the trigger '%s' of %s/%s, which apply did not add, aims at it\n",
-				target->desc.group, target->desc.event, p->triggers[k].text,
-				p->desc.group, p->desc.event);
-			return true;
-		}
+		fprintf(stderr, "kpmod: apply: %s/%s cannot be deleted or redefined: the trigger '%s' of %s/%s, which apply did not add, aims at it\n",
+			target->desc.group, target->desc.event, p->triggers[k].text,
+			p->desc.group, p->desc.event);
+		return true;
 	}
 	return false;
 }

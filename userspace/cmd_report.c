@@ -135,12 +135,12 @@ int kp_cmd_report(int argc, char **argv)
 	 */
 	seekable = !fseeko(f, 0, SEEK_CUR);
 	while ((rd = kp_recfile_next(&rf, &ch)) > 0) {
+		struct kp_cpu_chunks *cc = NULL;
+
 		if (seekable) {
 			free(ch.recs);
 			ch.recs = NULL;
 		}
-		struct kp_cpu_chunks *cc = NULL;
-
 		for (i = 0; i < ncpu; i++)
 			if (cpus[i].cpu == ch.cpu)
 				cc = &cpus[i];

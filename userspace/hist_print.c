@@ -188,6 +188,30 @@ static void kp_graph_num(char *buf, size_t len, uint64_t v, bool suffix)
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
+/*
+ * The label of a .buckets key @key ([lo, lo + width), lhist()'s) or a .log2
+ * one (its bucket; hist() prints [lo, hi) where the kernel's bucket is).
+ */
+static void kp_bucket_label(char *label, size_t len, const struct kp_hist_key_def *k,
+			    uint64_t key)
+{
+	char a[32], b[32];
+
+	if (k->show == KP_HIST_SHOW_BUCKETS) {
+		kp_graph_num(a, sizeof(a), key, false);
+		kp_graph_num(b, sizeof(b), key + k->mod.buckets, false);
+		snprintf(label, len, "[%s, %s)", a, b);
+	} else if (key == 0) {
+		/* The kernel's .log2 puts 0 and 1 in bucket 0. */
+		snprintf(label, len, "[0, 1]");
+	} else {
+		/* Bucket k holds (2^(k-1), 2^k]: roundup_pow_of_two. */
+		kp_graph_num(a, sizeof(a), 1ULL << (key - 1), true);
+		kp_graph_num(b, sizeof(b), key < 64 ? 1ULL << key : UINT64_MAX, true);
+		snprintf(label, len, "(%s, %s]", a, b);
+	}
+}
+
 /* One row as bpftrace's text output: label, count, a bar of 52. */
 static void kp_graph_row(FILE *out, const char *label, uint64_t count, uint64_t max)
 {
@@ -209,6 +233,63 @@ static uint64_t kp_graph_count(const struct kpmod_hist_entry **v, size_t n,
 	return 0;
 }
 
+/*
+ * One key of a map row as bpftrace prints a map key: the bare value (signed
+ * if its field is), a string as it is, a stack one frame a line, a symbol
+ * by name; .execname as bpftrace's @[pid, comm], a .log2 or .buckets key
+ * as its hist()/lhist() row label.
+ */
+static void kp_map_key(FILE *out, const struct kp_hist_key_def *k,
+		       const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
+{
+	uint64_t v = k->is_string ? 0 : kp_hist_key_u64(e, k);
+	char sym[600];
+	unsigned int i;
+
+	if (k->is_stack) {
+		fputs("\n", out);
+		for (i = 0; i < KPMOD_HIST_STACK_DEPTH; i++) {
+			memcpy(&v, e->key + k->off + i * 8, sizeof(v));
+			if (!v)
+				break;
+			kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
+			fprintf(out, "%8s%s\n", "", sym);
+		}
+		return;
+	}
+	if (k->is_string) {
+		fprintf(out, "%.*s", KPMOD_HIST_STR_KEY, (const char *)e->key + k->off);
+		return;
+	}
+	switch (k->show) {
+	case KP_HIST_SHOW_HEX:
+		fprintf(out, "0x%" PRIx64, v);
+		break;
+	case KP_HIST_SHOW_SYM:
+		kp_ksyms_snprint_name(ks, v, sym, sizeof(sym));
+		fputs(sym, out);
+		break;
+	case KP_HIST_SHOW_SYM_OFFSET:
+		kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
+		fputs(sym, out);
+		break;
+	case KP_HIST_SHOW_EXECNAME:
+		fprintf(out, "%" PRIu64 ", %.16s", v, e->comm);
+		break;
+	case KP_HIST_SHOW_LOG2:
+	case KP_HIST_SHOW_BUCKETS:
+		kp_bucket_label(sym, sizeof(sym), k, v);
+		fputs(sym, out);
+		break;
+	default:
+		if (k->is_signed)
+			fprintf(out, "%" PRId64, (int64_t)v);
+		else
+			fprintf(out, "%" PRIu64, v);
+		break;
+	}
+}
+
 void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist_data *d,
 		   const struct kp_ksyms *ks)
 {
@@ -218,7 +299,7 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 	struct kp_hist_spec by = *h;
 	const struct kpmod_hist_entry **v;
 	uint64_t lo = UINT64_MAX, hi = 0, max = 0, key, step, c;
-	char label[80], a[32], b[32];
+	char label[80];
 	size_t i;
 	unsigned int j;
 
@@ -228,12 +309,13 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 	v = kp_hist_sorted(&by, d);
 	if (!v)
 		return;
-	fprintf(out, "@%s:\n", graph ? k->name : "");
+	if (graph)
+		fprintf(out, "@%s:\n", k->name);
 	for (i = 0; !graph && i < d->n; i++) {
 		fputs("@[", out);
 		for (j = 0; j < h->nkeys; j++) {
 			fputs(j ? ", " : "", out);
-			kp_print_key(out, &h->keys[j], v[i], ks);
+			kp_map_key(out, &h->keys[j], v[i], ks);
 		}
 		fprintf(out, "]: %" PRIu64 "\n", (uint64_t)v[i]->vals[0]);
 	}
@@ -246,19 +328,7 @@ void kp_hist_graph(FILE *out, const struct kp_hist_spec *h, const struct kp_hist
 	step = k->show == KP_HIST_SHOW_LOG2 ? 1 : k->mod.buckets;
 	for (key = lo; graph && d->n && key <= hi; key += step) {
 		c = kp_graph_count(v, d->n, k, key);
-		if (k->show == KP_HIST_SHOW_BUCKETS) {
-			kp_graph_num(a, sizeof(a), key, false);
-			kp_graph_num(b, sizeof(b), key + step, false);
-			snprintf(label, sizeof(label), "[%s, %s)", a, b);
-		} else if (key == 0) {
-			/* The kernel's .log2 puts 0 and 1 in bucket 0. */
-			snprintf(label, sizeof(label), "[0, 1]");
-		} else {
-			/* Bucket k holds (2^(k-1), 2^k]: roundup_pow_of_two. */
-			kp_graph_num(a, sizeof(a), 1ULL << (key - 1), true);
-			kp_graph_num(b, sizeof(b), key < 64 ? 1ULL << key : UINT64_MAX, true);
-			snprintf(label, sizeof(label), "(%s, %s]", a, b);
-		}
+		kp_bucket_label(label, sizeof(label), k, key);
 		kp_graph_row(out, label, c, max);
 		if (key > UINT64_MAX - step)
 			break;

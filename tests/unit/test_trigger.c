@@ -430,7 +430,7 @@ START_TEST(test_hist_graph)
 	free(s);
 	/* Any other key: a map, ascending by count. */
 	s = graph("hist:keys=len", 2, two, lhits + 0);
-	same(s, "@:\n@[len:          7]: 3\n@[len:          9]: 6\n\n");
+	same(s, "@[7]: 3\n@[9]: 6\n\n");
 	free(s);
 }
 END_TEST

@@ -98,6 +98,8 @@ make_initramfs() {
 	cp "$work/src/tests/vm/tools"/kpmod-* "$root/usr/bin/"
 	mkdir -p "$root/kpmod/extra"
 	cp -r "$work/extra"/. "$root/kpmod/extra/"
+	# --rootfs: the modules guest-init loads to mount it.
+	[ ! -d "$work/rootfs-mods" ] || cp -r "$work/rootfs-mods" "$root/kpmod/rootfs-mods"
 	# The uapi version the module and CLI were built with: the spec's.
 	local uapi
 	uapi=$(sed -n 's/^#define KPMOD_UAPI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$work/src/uapi/kpmod.h")

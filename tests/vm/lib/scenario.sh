@@ -30,6 +30,29 @@ need_kprobe_events() {
 		skip "this kernel has no kprobe_events (oracle unavailable)"
 }
 
+# need_debian: the scenario needs tests/vm/run --rootfs debian; a run
+# asked for it whose disk did not mount is a failure, not a skip.
+need_debian() {
+	[ -n "${KPMOD_ROOTFS:-}" ] || skip "no Debian root file system (tests/vm/run --rootfs debian)"
+	[ -f "$KPMOD_ROOTFS/etc/debian_version" ] || fail "the Debian root file system is not mounted on $KPMOD_ROOTFS"
+}
+
+# in_debian CMD ARGS...: runs a program of the Debian root file system.
+# debian_bg OUT CMD ARGS...: the same in the background, its output to OUT,
+# its process id in DEBIAN_PID (chroot and env exec it: signals reach it).
+DEBIAN_ENV="PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb"
+in_debian() {
+	# shellcheck disable=SC2086
+	chroot "$KPMOD_ROOTFS" /usr/bin/env -i $DEBIAN_ENV "$@"
+}
+debian_bg() {
+	_out=$1
+	shift
+	# shellcheck disable=SC2086
+	chroot "$KPMOD_ROOTFS" /usr/bin/env -i $DEBIAN_ENV "$@" >"$_out" 2>&1 &
+	DEBIAN_PID=$!
+}
+
 # as_user CMD: runs the shell command CMD as an unprivileged user.
 # (Debian's busybox-static has su but no adduser: add the user by hand.)
 as_user() {

@@ -1,0 +1,82 @@
+# shellcheck shell=bash
+# A Debian root file system for the guest (tests/vm/run --rootfs debian):
+# what needs a real userland, bpftrace first, runs there.
+#
+# fetch_rootfs ARCH sets ROOTFS_IMG to an ext4 image of Debian (the host's
+# suite, minbase, plus ROOTFS_PKGS), built once with debootstrap from the
+# host's Debian mirror and kept under $KPMOD_CACHE/rootfs; a later run
+# reuses it untouched, or builds it again when the package list changes.
+# The guest boots it as a virtio disk, snapshot=on (the cached image is
+# never written), mounted on /debian by guest-init with /proc, /sys, /dev
+# and /tmp bound in: scenarios run Debian's programs with `chroot /debian`.
+#
+# rootfs_modules KROOT OUT: the guest kernel's modules (unpacked under KROOT) that mounting it needs
+# (virtio PCI and block, ext4 and what they depend on), decompressed into
+# OUT as NN-NAME.ko in load order.
+
+ROOTFS_PKGS="bpftrace"
+
+fetch_rootfs() {
+	local arch=$1 darch suite dir mirror tmp size
+	darch=$(deb_arch "$arch")
+	[ "$darch" = "$(dpkg --print-architecture)" ] ||
+		die "--rootfs: a $darch root file system needs debootstrap's second stage under emulation; only $(dpkg --print-architecture) is built"
+	suite=$(host_suite)
+	dir=$KPMOD_CACHE/rootfs/debian-$suite-$darch
+	ROOTFS_IMG=$dir/root.ext4
+	if [ -f "$ROOTFS_IMG" ] && [ "$(cat "$dir/packages" 2>/dev/null)" = "$ROOTFS_PKGS" ]; then
+		return 0
+	fi
+	[ "$(id -u)" -eq 0 ] || die "--rootfs: building the Debian root file system needs root (debootstrap)"
+	need_pkgs debootstrap e2fsprogs
+	mirror=$(host_sources | awk -v s="$suite" '$2 == s { print $1; exit }')
+	[ -n "$mirror" ] || die "--rootfs: no Debian mirror for '$suite' in the host's apt sources"
+	log "building a Debian $suite root file system ($darch, minbase + $ROOTFS_PKGS) from $mirror"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tmp=$dir/tree
+	debootstrap --variant=minbase --arch="$darch" --include="${ROOTFS_PKGS// /,}" \
+		"$suite" "$tmp" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
+		{ tail -n 20 "$dir/debootstrap.log" >&2; die "debootstrap failed (log: $dir/debootstrap.log)"; }
+	rm -rf "$tmp"/var/cache/apt/archives/*.deb "$tmp"/var/lib/apt/lists/*_Packages
+	echo kpmod-guest >"$tmp/etc/hostname"
+	# The image: what the tree holds and a quarter more, in MiB.
+	size=$(du -sm "$tmp" | cut -f1)
+	mkfs.ext4 -q -F -L debian -d "$tmp" "$ROOTFS_IMG.new" "$((size + size / 4 + 64))M" ||
+		die "mkfs.ext4 of the root file system failed"
+	rm -rf "$tmp"
+	mv "$ROOTFS_IMG.new" "$ROOTFS_IMG"
+	echo "$ROOTFS_PKGS" >"$dir/packages"
+}
+
+rootfs_modules() {
+	local kroot=$1 out=$2 mods rel i=0 m f
+	rel=$(cd "$kroot/lib/modules" 2>/dev/null && ls | head -n 1)
+	[ -n "$rel" ] || die "--rootfs: no modules under $kroot/lib/modules"
+	mods=$kroot/lib/modules/$rel
+	[ -f "$mods/modules.dep" ] || depmod -b "$kroot" "$rel" ||
+		die "--rootfs: depmod for $rel failed"
+	mkdir -p "$out"
+	# modules.dep: "path: dep dep ..." with the deepest dependency last.
+	# crc32c is not a symbol dependency: ext4 asks the crypto API for it.
+	for m in crc32c_generic virtio_pci virtio_blk ext4; do
+		awk -v m="$m" -F': *' '{
+			n = split($1, p, "/"); b = p[n]; sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b)
+			if (b != m) next
+			k = split($2, d, " ")
+			for (j = k; j >= 1; j--) print d[j]
+			print $1; exit }' "$mods/modules.dep"
+	done | awk '!seen[$0]++' >"$out/order"
+	[ -s "$out/order" ] || die "--rootfs: virtio_blk and ext4 not found in $mods/modules.dep"
+	while read -r f; do
+		i=$((i + 1))
+		m=$(basename "$f")
+		case "$f" in
+		*.xz) xz -dc "$mods/$f" >"$out/$(printf '%02d' $i)-${m%.xz}" ;;
+		*.zst) zstd -qdc "$mods/$f" >"$out/$(printf '%02d' $i)-${m%.zst}" ;;
+		*.gz) gzip -dc "$mods/$f" >"$out/$(printf '%02d' $i)-${m%.gz}" ;;
+		*) cp "$mods/$f" "$out/$(printf '%02d' $i)-$m" ;;
+		esac || die "--rootfs: cannot unpack $f"
+	done <"$out/order"
+	rm "$out/order"
+}

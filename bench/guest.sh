@@ -11,7 +11,8 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS=hit,hist,drain,scale (all, the default).
+# Which parts run: KPMOD_BENCH_PARTS=hit,hist,drain,scale,cpus (the default:
+# all but cpus, which needs 4 CPUs).
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
 
@@ -35,14 +36,36 @@ settle() {
 	! hooked "$@" || fail "still hooked: $(cat /sys/kernel/debug/kprobes/list "$T/enabled_functions")"
 }
 
+# bpftrace, where the guest has the Debian root file system (tests/vm/run
+# --rootfs debian): bt_on PROGRAM starts it and returns once it is
+# attached, that is once it has said "Attaching" and sleeps in epoll_wait
+# (where it stays: the programs print nothing); bt_off stops it.
+have_bt() { [ -n "${KPMOD_ROOTFS:-}" ] && [ -x "$KPMOD_ROOTFS/usr/bin/bpftrace" ]; }
+bt_on() {
+	debian_bg /tmp/bt.out bpftrace -e "$1"
+	j=0
+	until grep -q '^Attaching' /tmp/bt.out && [ "$(cat "/proc/$DEBIAN_PID/wchan" 2>/dev/null)" = do_epoll_wait ]; do
+		kill -0 "$DEBIAN_PID" 2>/dev/null || { cat /tmp/bt.out; fail "bpftrace exited: $1"; }
+		[ $j -lt 1200 ] || { cat /tmp/bt.out; fail "bpftrace not attached after 120 s: $1"; }
+		sleep 0.1
+		j=$((j + 1))
+	done
+}
+bt_off() {
+	kill -INT "$DEBIAN_PID"
+	wait "$DEBIAN_PID" || { cat /tmp/bt.out; fail "bpftrace exited $?"; }
+	settle
+}
+
 # ns/call of one "kpmod-work time ..." run, pinned to CPU 0.
 ns_per_call() {
 	taskset 1 kpmod-work time "$@" | sed -n 's/^ns_per_call //p'
 }
 
-# per_hit LABEL FUNC WORKLOAD... ; $ARGS holds the fetchargs.  Prints one row.
-# Each round measures the four set-ups back to back (no probe, kprobe_events,
-# kpmod, the empty handler), so every set-up is sampled across the whole run
+# per_hit LABEL FUNC WORKLOAD... ; $ARGS holds the fetchargs, $BT the
+# bpftrace program that reads the same (run where bpftrace is).  Prints one
+# row.  Each round measures the set-ups back to back (no probe,
+# kprobe_events, kpmod, the empty handler, bpftrace), so every set-up is sampled across the whole run
 # alike.  Each column is its set-up's fastest round: what the host does
 # beside the guest only ever adds time, and on a busy host the spread of
 # single runs is larger than the cost measured.  A probe's cost is its
@@ -70,29 +93,42 @@ per_hit() {
 		flo=$(ns_per_call "$@")
 		rmmod kpmod_floor
 
-		echo "$none $kpe $kpm $flo"
+		bt=-
+		if have_bt; then
+			bt_on "$BT"
+			bt=$(ns_per_call "$@")
+			bt_off
+		fi
+
+		echo "$none $kpe $kpm $flo $bt"
 		i=$((i + 1))
 	done >/tmp/per_hit.rows
 	sed "s/^/# $label: /" /tmp/per_hit.rows
 	awk -v l="$label" '
-		NR == 1 { n = $1; e = $2; k = $3; f = $4 }
-		{ if ($1 < n) n = $1; if ($2 < e) e = $2; if ($3 < k) k = $3; if ($4 < f) f = $4 }
+		NR == 1 { n = $1; e = $2; k = $3; f = $4; b = $5 }
+		{ if ($1 < n) n = $1; if ($2 < e) e = $2; if ($3 < k) k = $3; if ($4 < f) f = $4; if ($5 != "-" && $5 < b) b = $5 }
 		END {
 			if (NR == 0) exit 1
-			printf "BENCH|hit|%s|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f\n", l, n, e - n, k - n, f - n, (k - n) / (e - n), (f - n) / (e - n)
+			printf "BENCH|hit|%s|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f", l, n, e - n, k - n, f - n, (k - n) / (e - n), (f - n) / (e - n)
+			if (b == "-") print "|-|-"; else printf "|%.0f|%.2f\n", b - n, (k - n) / (b - n)
 		}' /tmp/per_hit.rows || fail "per_hit $label: no measurement"
 }
 
 load_kpmod
+! have_bt || echo "# bpftrace: $(in_debian bpftrace --version | sed 's/^bpftrace //')"
 # Both tracers keep writing when full (ftrace's default is overwrite).
 kpmod buffer --mode overwrite --size 4M >/dev/null
 echo 4096 >"$T/buffer_size_kb"
 
 if part hit; then
-	ARGS= per_hit "getppid, 0 args" "$SYS" getppid "$N"
-	ARGS='a=$arg1 b=$arg2 c=$arg3' per_hit "getppid, 3 args" "$SYS" getppid "$N"
-	ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' per_hit "getppid, 6 args" "$SYS" getppid "$N"
+	ARGS= BT="k:$SYS { }" per_hit "getppid, 0 args" "$SYS" getppid "$N"
+	ARGS='a=$arg1 b=$arg2 c=$arg3' BT="k:$SYS { @ = (arg0, arg1, arg2); }" \
+		per_hit "getppid, 3 args" "$SYS" getppid "$N"
+	ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' \
+		BT="k:$SYS { @ = (arg0, arg1, arg2, arg3, arg4, arg5); }" \
+		per_hit "getppid, 6 args" "$SYS" getppid "$N"
 	ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
+		BT='k:do_sys_openat2 { @ = (*(uint64 *)(*(uint64 *)reg("sp")), str(uptr(arg1))); }' \
 		per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
 fi
 
@@ -148,16 +184,24 @@ per_hit_hist() {
 		mf=$(ns_per_call "$@")
 		kpmod disable all && kpmod clear && settle
 
-		echo "$none $kh $mh $ms $mr $mf"
+		bh=-
+		if have_bt; then
+			bt_on 'k:find_task_by_vpid { @ = hist(arg0); }'
+			bh=$(ns_per_call "$@")
+			bt_off
+		fi
+
+		echo "$none $kh $mh $ms $mr $mf $bh"
 		i=$((i + 1))
 	done >/tmp/per_hit.rows
 	sed "s/^/# $label: /" /tmp/per_hit.rows
 	awk -v l="$label" '
-		NR == 1 { n = $1; h = $2; m = $3; s = $4; r = $5; f = $6 }
-		{ if ($1 < n) n = $1; if ($2 < h) h = $2; if ($3 < m) m = $3; if ($4 < s) s = $4; if ($5 < r) r = $5; if ($6 < f) f = $6 }
+		NR == 1 { n = $1; h = $2; m = $3; s = $4; r = $5; f = $6; b = $7 }
+		{ if ($1 < n) n = $1; if ($2 < h) h = $2; if ($3 < m) m = $3; if ($4 < s) s = $4; if ($5 < r) r = $5; if ($6 < f) f = $6; if ($7 != "-" && $7 < b) b = $7 }
 		END {
 			if (NR == 0) exit 1
-			printf "BENCH|hist|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f|%.2f\n", l, n, h - n, m - n, s - n, r - n, f - n, (m - n) / (h - n), (m - n) / (s - n), (m - n) / (r - n)
+			printf "BENCH|hist|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f|%.2f", l, n, h - n, m - n, s - n, r - n, f - n, (m - n) / (h - n), (m - n) / (s - n), (m - n) / (r - n)
+			if (b == "-") print "|-|-"; else printf "|%.0f|%.2f\n", b - n, (m - n) / (b - n)
 		}' /tmp/per_hit.rows || fail "per_hit_hist $label: no measurement"
 }
 part hist && per_hit_hist "getpgid, hist keys=nr.log2" getpgid "$N" 7000000
@@ -270,5 +314,63 @@ if part scale; then
 			if (NR == 0) exit 1
 			printf "BENCH|scale|%.0f|%.0f|%.0f|%.2f|%.2f\n", m[2] - m[1], m[4] - m[3], m[6] - m[5], (m[4] - m[3]) / (m[2] - m[1]), (m[6] - m[5]) / (m[2] - m[1])
 		}' /tmp/scale.rows || fail "scale: no measurement"
+fi
+# CPUs: the per-call cost of one probe while 1, 2 and 4 CPUs call the
+# function at once, each its own process pinned to its CPU (tests/vm/run
+# --smp 4 --icount: every instruction of every vCPU advances the one
+# guest clock, so the time all take together over all their calls is the
+# instructions each call costs, whatever the number of CPUs), for kpmod
+# and kprobe_events; rounds as per_hit's.  Flat means nothing on the
+# path makes one CPU wait for another or do more for it.  (Emulation
+# models no caches: a line bouncing between CPUs costs nothing here; that
+# no handler writes a shared line is read from the code, README.)
+if part cpus; then
+	[ "$NCPU" -ge 4 ] || fail "cpus: needs 4 CPUs (tests/vm/run --smp 4)"
+	# fire N: guest ns for N processes on CPUs 0..N-1, N calls each.
+	fire() {
+		t0=$(kpmod-work now)
+		c=0
+		while [ $c -lt "$1" ]; do
+			taskset $((1 << c)) kpmod-work getppid "$N" &
+			c=$((c + 1))
+		done
+		wait
+		t1=$(kpmod-work now)
+		echo $((t1 - t0))
+	}
+	i=0
+	while [ $i -lt $REPS ]; do
+		row=
+		for n in 1 2 4; do
+			none=$(fire $n)
+			kpmod add --enable "p:kprobes/bench $SYS" >/dev/null || fail "kpmod add bench"
+			kpm=$(fire $n)
+			hits=$(kpmod stat | awk '$1 == "bench" { print $2 }')
+			[ "$hits" -ge $((n * N)) ] || fail "cpus: $hits hits for $n x $N calls"
+			kpmod disable all && kpmod clear && settle
+			echo "p:kprobes/bench $SYS" >"$T/kprobe_events"
+			echo 1 >"$T/events/kprobes/bench/enable"
+			kpe=$(fire $n)
+			echo 0 >"$T/events/kprobes/bench/enable"
+			echo >"$T/kprobe_events"
+			settle
+			row="$row $none $kpm $kpe"
+		done
+		echo "$row"
+		i=$((i + 1))
+	done >/tmp/cpus.rows
+	sed "s/^/# cpus: /" /tmp/cpus.rows
+	awk -v n="$N" '
+		NR == 1 { for (c = 1; c <= 9; c++) m[c] = $c }
+		{ for (c = 1; c <= 9; c++) if ($c < m[c]) m[c] = $c }
+		END {
+			if (NR == 0) exit 1
+			split("1 2 4", cpus, " ")
+			for (j = 1; j <= 3; j++) {
+				b = 3 * (j - 1)
+				k[j] = (m[b + 2] - m[b + 1]) / (n * cpus[j]); e[j] = (m[b + 3] - m[b + 1]) / (n * cpus[j])
+				printf "BENCH|cpus|%d|%.0f|%.0f|%.2f|%.2f\n", cpus[j], k[j], e[j], k[j] / k[1], e[j] / e[1]
+			}
+		}' /tmp/cpus.rows || fail "cpus: no measurement"
 fi
 unload_kpmod

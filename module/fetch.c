@@ -296,6 +296,37 @@ static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
 	}
 }
 
+/*
+ * A user string is read as strncpy_from_user_nofault() reads it (not
+ * exported to modules): strncpy_from_user() with page faults disabled, a
+ * word at a time up to the NUL, falling back to bytes where a word would
+ * fault; the bytes after the NUL in its last word are written as zeros.
+ * Its destination is a buffer on the stack, so that hardened usercopy's
+ * object check never looks up the ring's vmalloc area (a lock).  Not in
+ * an NMI: there the current mm may not be the task's, which
+ * copy_from_user_nofault() checks with nmi_uaccess_okay() (not exported
+ * either); there the chunked copy below runs.
+ */
+static bool kpmod_user_string(bool user, unsigned long addr)
+{
+	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) && addr < TASK_SIZE)
+		user = true;
+	return user && !in_nmi();
+}
+
+static long kpmod_strncpy_user(char *dst, unsigned long addr, long n)
+{
+	long len;
+
+	/* Where uaccess still has set_fs() (arm64 on 5.10): user memory only. */
+	if (addr >= TASK_SIZE)
+		return -EFAULT;
+	pagefault_disable();
+	len = strncpy_from_user(dst, (const char __user *)addr, n);
+	pagefault_enable();
+	return len;
+}
+
 /* Bytes read at a time: never across a page, so a fault is the string's own. */
 #define KPMOD_STRING_CHUNK	64
 
@@ -318,12 +349,18 @@ static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long roo
 		const char *nul;
 
 		n = min_t(long, n, sizeof(chunk));
-		if (kpmod_read(user, chunk, addr + done, n)) {
-			/* Not part of any record: leave nothing of it behind. */
-			memset(dst, 0, done);
-			return -EFAULT;
+		if (kpmod_user_string(user, addr)) {
+			/* Reads up to the NUL only, a word at a time. */
+			long len = kpmod_strncpy_user(chunk, addr + done, n);
+
+			if (len < 0)
+				goto fault;
+			nul = len < n ? chunk + len : NULL;
+		} else {
+			if (kpmod_read(user, chunk, addr + done, n))
+				goto fault;
+			nul = memchr(chunk, '\0', n);
 		}
-		nul = memchr(chunk, '\0', n);
 		if (nul) {
 			memcpy(dst + done, chunk, nul - chunk + 1);
 			return done + (nul - chunk) + 1;
@@ -333,6 +370,10 @@ static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long roo
 	}
 	dst[room - 1] = '\0';
 	return room;
+fault:
+	/* Not part of any record: leave nothing of it behind. */
+	memset(dst, 0, done);
+	return -EFAULT;
 }
 
 /* Copies a string into the record's tail and sets its data location. */

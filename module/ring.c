@@ -213,7 +213,7 @@ void kpmod_ring_leave(struct kpmod_ring *ring)
 }
 
 /* Makes room for @need bytes at head by dropping the oldest records. */
-static void kpmod_ring_make_room(struct kpmod_ring *ring, u64 need)
+static __always_inline void kpmod_ring_make_room(struct kpmod_ring *ring, u64 need)
 {
 	u64 oldest = ring->oldest, dropped = 0;
 
@@ -321,9 +321,10 @@ void *kpmod_ring_reserve(struct kpmod_ring *ring, u32 len)
 }
 
 /*
- * Reserves @max bytes in place only if they fit with no pad, no drop and
- * no eviction; NULL otherwise, and nothing is counted (the caller then
- * takes the exact path).  The record committed may be shorter.
+ * Reserves @max bytes in place only if they fit with no pad and no drop
+ * (in overwrite mode, evicting what they need); NULL otherwise, and
+ * nothing is counted (the caller then takes the exact path).  The record
+ * committed may be shorter.
  */
 void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max)
 {
@@ -338,9 +339,16 @@ void *kpmod_ring_try_reserve(struct kpmod_ring *ring, u32 max)
 		    ring->size - (head - tail) < max)
 			return NULL;
 	} else {
-		if (head + max - ring->oldest > ring->size)
-			return NULL;
+		/*
+		 * Room for the longest form, evicting as a reservation of
+		 * @max would: up to @max - len bytes of the oldest records
+		 * go sooner than the record's own length needs (the kernel's
+		 * ring buffer evicts a whole page at a time), and a full
+		 * ring is not built in the scratch buffer and copied every
+		 * time.
+		 */
 		tail = READ_ONCE(ring->cons->data_tail);
+		kpmod_ring_make_room(ring, max);
 	}
 	ring->res_head = head;
 	ring->res_tail = tail;

@@ -11,8 +11,8 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS=hit,hist,drain,scale,cpus (the default:
-# all but cpus, which needs 4 CPUs).
+# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,scale,cpus
+# (the default: hit,hist,drain,scale).
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
 
@@ -94,7 +94,7 @@ per_hit() {
 		rmmod kpmod_floor
 
 		bt=-
-		if have_bt; then
+		if have_bt && [ -n "${BT:-}" ]; then
 			bt_on "$BT"
 			bt=$(ns_per_call "$@")
 			bt_off
@@ -104,12 +104,12 @@ per_hit() {
 		i=$((i + 1))
 	done >/tmp/per_hit.rows
 	sed "s/^/# $label: /" /tmp/per_hit.rows
-	awk -v l="$label" '
+	awk -v l="$label" -v t="${TAG:-hit}" '
 		NR == 1 { n = $1; e = $2; k = $3; f = $4; b = $5 }
 		{ if ($1 < n) n = $1; if ($2 < e) e = $2; if ($3 < k) k = $3; if ($4 < f) f = $4; if ($5 != "-" && $5 < b) b = $5 }
 		END {
 			if (NR == 0) exit 1
-			printf "BENCH|hit|%s|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f", l, n, e - n, k - n, f - n, (k - n) / (e - n), (f - n) / (e - n)
+			printf "BENCH|%s|%s|%.0f|%.0f|%.0f|%.0f|%.2f|%.2f", t, l, n, e - n, k - n, f - n, (k - n) / (e - n), (f - n) / (e - n)
 			if (b == "-") print "|-|-"; else printf "|%.0f|%.2f\n", b - n, (k - n) / (b - n)
 		}' /tmp/per_hit.rows || fail "per_hit $label: no measurement"
 }
@@ -130,6 +130,17 @@ if part hit; then
 	ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
 		BT='k:do_sys_openat2 { @ = (*(uint64 *)(*(uint64 *)reg("sp")), str(uptr(arg1))); }' \
 		per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
+fi
+
+# The string row, part by part: the same probe with no argument, one
+# register, one and two nested reads, the user string alone (a profile:
+# what each part adds, for kprobe_events and kpmod).
+if part parts; then
+	for row in 'none|' 'a register|a=$arg2' 'a read of the stack|x=+0($stack):x64' \
+		'2 nested reads|x=+0(+0($stack)):x64' 'the user string|path=+0($arg2):ustring' \
+		'all of the row|x=+0(+0($stack)):x64 path=+0($arg2):ustring'; do
+		TAG=part ARGS=${row#*|} BT= per_hit "${row%%|*}" do_sys_openat2 open /etc/passwd $((N / 4))
+	done
 fi
 
 # The hist trigger's per-hit cost: keys=nr.log2 on the pid getpgid looks
@@ -207,6 +218,9 @@ per_hit_hist() {
 part hist && per_hit_hist "getpgid, hist keys=nr.log2" getpgid "$N" 7000000
 
 if part drain; then
+	# The reader on the second CPU, or (one vCPU, -icount: guest time
+	# is then instructions) on the workload's, once the workload is done.
+	if [ "$NCPU" -gt 1 ]; then RCPU=2; else RCPU=1; fi
 	# Drain rate: fill a large buffer first (no reader: no loss), then time how
 	# long each reader takes to take every event out.
 	kpmod buffer --mode discard --size 64M >/dev/null
@@ -219,7 +233,7 @@ if part drain; then
 		taskset 1 kpmod-work getppid "$DRAIN"
 		kpmod disable all
 		start=$(kpmod-work now)
-		taskset 2 "$@" >/dev/null 2>/tmp/drain.err || { cat /tmp/drain.err; fail "$label"; }
+		taskset $RCPU "$@" >/dev/null 2>/tmp/drain.err || { cat /tmp/drain.err; fail "$label"; }
 		end=$(kpmod-work now)
 		grep -q "lost 0 " /tmp/drain.err || { cat /tmp/drain.err; fail "$label lost events"; }
 		kpmod clear
@@ -235,10 +249,31 @@ if part drain; then
 	overrun=$(sed -n 's/^overrun: //p' "$T/per_cpu/cpu0/stats")
 	[ "$overrun" = 0 ] || fail "trace_pipe: $overrun events overrun"
 	start=$(kpmod-work now)
-	taskset 2 head -n "$DRAIN" "$T/trace_pipe" >/dev/null
+	taskset $RCPU head -n "$DRAIN" "$T/trace_pipe" >/dev/null
 	end=$(kpmod-work now)
 	echo "BENCH|drain|cat trace_pipe|$(((DRAIN * 1000000000) / (end - start)))"
 	echo >"$T/kprobe_events"
+fi
+
+# Profile: where a drain's instructions go, for kpmod record and kpmod
+# trace, by Debian's perf from the root file system (cpu-clock samples:
+# under -icount, every so many instructions), the busiest symbols first.
+if part profile && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
+	kpmod buffer --mode discard --size 64M >/dev/null
+	cp /usr/bin/kpmod /tmp/kpmod	# /tmp is bound into the root file system
+	for what in record trace; do
+		kpmod add --enable "p:kprobes/drain $SYS" >/dev/null || fail "kpmod add"
+		taskset 1 kpmod-work getppid "$DRAIN"
+		kpmod disable all
+		out=/dev/null
+		[ $what = trace ] || out=/tmp/bench.kpm
+		in_debian perf record -q -F 2000 -e cpu-clock -o /tmp/perf.data -- \
+			/tmp/kpmod $what --count "$DRAIN" -o $out 2>/tmp/perf.err ||
+			{ cat /tmp/perf.err; fail "perf record of kpmod $what"; }
+		in_debian perf report -i /tmp/perf.data --no-children --sort dso,sym --stdio 2>/dev/null |
+			awk -v w="$what" '$1 ~ /%$/ && n < 12 { sub(/%$/, "", $1); s = $4; for (i = 5; i <= NF; i++) s = s " " $i; printf "BENCH|prof|%s|%s|%s|%s\n", w, $1, $2, s; n++ }'
+		kpmod clear
+	done
 fi
 
 # Scale: the per-hit cost of one probe while 0, 100 and 1,000 other

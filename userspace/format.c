@@ -31,13 +31,12 @@ static void sb_free(struct sb *b)
 		free(b->buf);
 }
 
-static bool sb_room(struct sb *b, size_t n)
+/* sb_room()'s slow path: the line outgrew its buffer. */
+static __attribute__((noinline)) bool sb_grow(struct sb *b, size_t n)
 {
 	char *m;
 	size_t cap = b->cap;
 
-	if (b->len + n < b->cap)
-		return true;
 	while (cap <= b->len + n)
 		cap *= 2;
 	m = b->buf == b->local ? malloc(cap) : realloc(b->buf, cap);
@@ -50,6 +49,12 @@ static bool sb_room(struct sb *b, size_t n)
 	b->buf = m;
 	b->cap = cap;
 	return true;
+}
+
+/* Room for @n more bytes: inline, as it runs for every piece of every line. */
+static inline bool sb_room(struct sb *b, size_t n)
+{
+	return b->len + n < b->cap || sb_grow(b, n);
 }
 
 static void sb_put(struct sb *b, const char *s, size_t n)

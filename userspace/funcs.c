@@ -185,16 +185,16 @@ static bool kp_same_scope(const struct kp_sym *a, const struct kp_sym *b)
 }
 
 /* No other symbol of its scope (the kernel, or its module) has its name. */
-static bool kp_unique(const struct kp_ksyms *k, size_t i)
+static bool kp_unique(const struct kp_ksyms *k, struct kp_sym * const *by_name, size_t i)
 {
-	const struct kp_sym *s = k->by_name[i];
+	const struct kp_sym *s = by_name[i];
 	size_t j;
 
-	for (j = i; j-- > 0 && !strcmp(k->by_name[j]->name, s->name); )
-		if (kp_same_scope(k->by_name[j], s))
+	for (j = i; j-- > 0 && !strcmp(by_name[j]->name, s->name); )
+		if (kp_same_scope(by_name[j], s))
 			return false;
-	for (j = i + 1; j < k->nsyms && !strcmp(k->by_name[j]->name, s->name); j++)
-		if (kp_same_scope(k->by_name[j], s))
+	for (j = i + 1; j < k->nsyms && !strcmp(by_name[j]->name, s->name); j++)
+		if (kp_same_scope(by_name[j], s))
 			return false;
 	return true;
 }
@@ -218,6 +218,7 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 		      const char *glob, enum kp_funcs_format format)
 {
 	bool by_address = bl && bl->nranges && !kp_ksyms_zeroed(k);
+	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
 	uint64_t init_start, init_end;
 	char full[KP_FUNC_NAME_MAX];
 	size_t i, n = 0;
@@ -226,8 +227,8 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 	kp_init_text(k, &init_start, &init_end);
 	if (format == KP_FUNCS_JSON)
 		fputc('[', out);
-	for (i = 0; i < k->nsyms; i++) {
-		const struct kp_sym *s = k->by_name[i];
+	for (i = 0; by_name && i < k->nsyms; i++) {
+		const struct kp_sym *s = by_name[i];
 
 		if ((s->type != 't' && s->type != 'T') || strpbrk(s->name, ".$") ||
 		    !strncmp(s->name, "__pfx_", 6) || !strncmp(s->name, "__cfi_", 6))
@@ -241,7 +242,7 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 		/* Longer than a definition takes: not offered. */
 		if (len < 0 || (size_t)len >= sizeof(full))
 			continue;
-		if (kp_blacklisted(bl, s, full, by_address) || !kp_unique(k, i))
+		if (kp_blacklisted(bl, s, full, by_address) || !kp_unique(k, by_name, i))
 			continue;
 		if (glob && fnmatch(glob, s->name, 0) && fnmatch(glob, full, 0))
 			continue;

@@ -31,12 +31,26 @@ static int by_name(const void *a, const void *b)
 /* Parses one line in place: "ADDR T NAME[\t[MOD]]".  Returns 1 if a symbol. */
 static int parse_line(char *line, struct kp_sym *s)
 {
-	char *p = line, *end;
+	char *p = line;
+	unsigned int digits = 0;
+	uint64_t addr = 0;
 
-	s->addr = strtoull(p, &end, 16);
-	if (end == p || *end != ' ')
+	/* Hexadecimal, as strtoull(, 16) without its locale and sign handling. */
+	for (;; p++, digits++) {
+		unsigned int c = (unsigned char)*p, v;
+
+		if (c - '0' < 10)
+			v = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			v = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		addr = addr << 4 | v;
+	}
+	if (!digits || digits > 16 || *p != ' ')
 		return 0;
-	p = end + 1;
+	s->addr = addr;
+	p++;
 	if (!*p || p[1] != ' ')
 		return 0;
 	s->type = *p;
@@ -60,7 +74,7 @@ static int parse_line(char *line, struct kp_sym *s)
 
 int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 {
-	size_t cap = 0, n = 0, i;
+	size_t cap = 0, n = 0;
 	char *line, *next;
 	int nonzero = 0;
 
@@ -108,13 +122,9 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 	/* qsort() takes no NULL, even for no elements: a block of no symbols. */
 	if (n)
 		qsort(k->syms, n, sizeof(*k->syms), by_addr);
-	k->by_name = malloc((n ? n : 1) * sizeof(*k->by_name));
-	if (!k->by_name)
+	k->names = calloc(1, sizeof(*k->names));
+	if (!k->names)
 		goto nomem;
-	for (i = 0; i < n; i++)
-		k->by_name[i] = &k->syms[i];
-	if (n)
-		qsort(k->by_name, n, sizeof(*k->by_name), by_name);
 	return 0;
 nomem:
 	kp_ksyms_free(k);
@@ -163,8 +173,31 @@ void kp_ksyms_free(struct kp_ksyms *k)
 {
 	free(k->text);
 	free(k->syms);
-	free(k->by_name);
+	if (k->names)
+		free(k->names->by_name);
+	free(k->names);
 	memset(k, 0, sizeof(*k));
+}
+
+struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k)
+{
+	struct kp_ksyms_names *nm = k->names;
+	size_t i;
+
+	if (!nm)
+		return NULL;
+	if (nm->built)
+		return nm->by_name;
+	nm->by_name = malloc((k->nsyms ? k->nsyms : 1) * sizeof(*nm->by_name));
+	if (!nm->by_name)
+		return NULL;
+	for (i = 0; i < k->nsyms; i++)
+		nm->by_name[i] = &k->syms[i];
+	/* qsort() takes no NULL, even for no elements. */
+	if (k->nsyms)
+		qsort(nm->by_name, k->nsyms, sizeof(*nm->by_name), by_name);
+	nm->built = true;
+	return nm->by_name;
 }
 
 bool kp_ksyms_zeroed(const struct kp_ksyms *k)
@@ -314,23 +347,26 @@ unsigned int kp_ksyms_near(const struct kp_ksyms *k, const char *name, const cha
 int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		  uint64_t *addr)
 {
+	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
 	const struct kp_sym *any = NULL;
 	size_t lo = 0, hi, i;
 
 	if (kp_ksyms_zeroed(k))
 		return -EPERM;
+	if (!by_name)
+		return -ENOMEM;
 	/* The first entry of the run of @name (by_name is by name, address). */
 	hi = k->nsyms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(k->by_name[mid]->name, name) < 0)
+		if (strcmp(by_name[mid]->name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < k->nsyms && !strcmp(k->by_name[i]->name, name); i++) {
-		const struct kp_sym *s = k->by_name[i];
+	for (i = lo; i < k->nsyms && !strcmp(by_name[i]->name, name); i++) {
+		const struct kp_sym *s = by_name[i];
 
 		if (mod ? s->mod && !strcmp(s->mod, mod) : !s->mod) {
 			*addr = s->addr;

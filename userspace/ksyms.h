@@ -23,12 +23,19 @@ struct kp_sym {
 	char type;		/* the nm letter */
 };
 
+/* The name index: a reader that only symbolizes addresses never sorts it. */
+struct kp_ksyms_names {
+	struct kp_sym **by_name;
+	bool built;
+};
+
 struct kp_ksyms {
 	char *text;		/* the loaded text, NUL-terminated (names point here) */
 	size_t text_len;	/* without the NUL */
 	struct kp_sym *syms;	/* by address, file order among equal addresses */
 	size_t nsyms;
-	struct kp_sym **by_name;	/* by name, then by address */
+	/* by name, then by address: built on first use (kp_ksyms_by_name) */
+	struct kp_ksyms_names *names;
 	bool zeroed;
 	unsigned long gen;	/* differs between any two loads (caches key on it) */
 };
@@ -49,6 +56,9 @@ unsigned int kp_ksyms_near(const struct kp_ksyms *k, const char *name, const cha
 int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len);
 
 void kp_ksyms_free(struct kp_ksyms *k);
+
+/* @k's symbols by name, then by address (nsyms of them); NULL if out of memory. */
+struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k);
 
 /* True when the table has no usable addresses (kallsyms read without root). */
 bool kp_ksyms_zeroed(const struct kp_ksyms *k);

@@ -14,7 +14,7 @@
 # (virtio PCI and block, ext4 and what they depend on), decompressed into
 # OUT as NN-NAME.ko in load order.
 
-ROOTFS_PKGS="bpftrace"
+ROOTFS_PKGS="bpftrace linux-perf"
 
 fetch_rootfs() {
 	local arch=$1 darch suite dir mirror tmp size

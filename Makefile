@@ -5,8 +5,9 @@
 # make userspace       the CLI only (STATIC=1 for a static binary)
 # make check           unit tests, then every VM scenario; one combined result
 # make demo            boots a kernel and shows kpmod working in it
-# make bench           benchmarks against kprobe_events in one booted guest, then
-#                      kpmod report's memory on recordings of 64 MiB and 1 GiB
+# make bench           benchmarks against kprobe_events and bpftrace, four boots
+#                      (bench/run), then kpmod report's memory on recordings of
+#                      64 MiB and 1 GiB
 # make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
 # make check-matrix    every VM scenario on 5.10, 6.1, 6.12 x x86_64, arm64
 # make storm           the storm scenario for 5 minutes on every guest

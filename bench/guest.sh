@@ -282,6 +282,8 @@ fi
 # definitions added from one file, enabled and disabled all at once, and
 # deleted, by kpmod and by kprobe_events.
 if part scale; then
+	# As per_hit's rounds: overwrite mode (the drain parts leave discard).
+	kpmod buffer --mode overwrite --size 4M >/dev/null
 	# Functions both take: unique names (kpmod funcs) that ftrace can
 	# trace (kprobe_events refuses the others).
 	kpmod funcs | grep -E '^(tcp|udp|inet|ip|ip6|ipv6|raw|icmp|arp|neigh|fib|xfrm)_[a-z0-9_]+$' |

@@ -54,7 +54,6 @@ static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 {
 	struct kp_lazy_ksyms *lk = ctx;
 	const struct kp_ksyms *k = &lk->ks;
-	size_t i, found = 0;
 
 	if (!lk->state) {
 		/* Without kallsyms the module still checks the probed symbol. */
@@ -65,10 +64,7 @@ static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 		return KP_RESOLVE_UNAVAIL;
 	if (kp_ksyms_addr(k, sym, NULL, addr))
 		return KP_RESOLVE_NONE;
-	for (i = 0; i < k->nsyms && found < 2; i++)
-		if (!k->syms[i].mod && !strcmp(k->syms[i].name, sym))
-			found++;
-	return found > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
+	return kp_ksyms_count_core(k, sym) > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
 }
 
 static int kp_defs_push(struct kp_defs *d, const char *line, const char *src,

@@ -344,19 +344,11 @@ unsigned int kp_ksyms_near(const struct kp_ksyms *k, const char *name, const cha
 	return n;
 }
 
-int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
-		  uint64_t *addr)
+/* The first entry of the run of @name in @by_name (by name, then address). */
+static size_t kp_first_named(struct kp_sym * const *by_name, size_t n, const char *name)
 {
-	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
-	const struct kp_sym *any = NULL;
-	size_t lo = 0, hi, i;
+	size_t lo = 0, hi = n;
 
-	if (kp_ksyms_zeroed(k))
-		return -EPERM;
-	if (!by_name)
-		return -ENOMEM;
-	/* The first entry of the run of @name (by_name is by name, address). */
-	hi = k->nsyms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -365,7 +357,35 @@ int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		else
 			hi = mid;
 	}
-	for (i = lo; i < k->nsyms && !strcmp(by_name[i]->name, name); i++) {
+	return lo;
+}
+
+size_t kp_ksyms_count_core(const struct kp_ksyms *k, const char *name)
+{
+	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
+	size_t i, n = 0;
+
+	if (!by_name)
+		return 0;
+	for (i = kp_first_named(by_name, k->nsyms, name);
+	     i < k->nsyms && !strcmp(by_name[i]->name, name); i++)
+		n += !by_name[i]->mod;
+	return n;
+}
+
+int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
+		  uint64_t *addr)
+{
+	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
+	const struct kp_sym *any = NULL;
+	size_t i;
+
+	if (kp_ksyms_zeroed(k))
+		return -EPERM;
+	if (!by_name)
+		return -ENOMEM;
+	for (i = kp_first_named(by_name, k->nsyms, name);
+	     i < k->nsyms && !strcmp(by_name[i]->name, name); i++) {
 		const struct kp_sym *s = by_name[i];
 
 		if (mod ? s->mod && !strcmp(s->mod, mod) : !s->mod) {

@@ -57,6 +57,9 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len);
 
 void kp_ksyms_free(struct kp_ksyms *k);
 
+/* How many core kernel symbols (not a module's) are named @name. */
+size_t kp_ksyms_count_core(const struct kp_ksyms *k, const char *name);
+
 /* @k's symbols by name, then by address (nsyms of them); NULL if out of memory. */
 struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k);
 

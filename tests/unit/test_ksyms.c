@@ -16,6 +16,11 @@ static const char kallsyms[] =
 	"ffffffff81001000 T do_sys_openat2\n"
 	"ffffffff81001150 T __x64_sys_openat\n"
 	"ffffffff81300000 t dup\n"
+	"ffffffff81300100 t twice\n"
+	"ffffffff81300200 t twice\n"
+	"FFFFFFFF81300300 t upper_hex\n"
+	"ffffffff8130040g t bad_hex\n"
+	"11ffffffff81300400 t too_long\n"
 	"ffffffff81200000 T _etext\n"
 	"ffffffffc0001000 t foo_init\t[foo]\n"
 	"ffffffffc0001020 t foo_exit\t[foo]\n"
@@ -119,6 +124,16 @@ START_TEST(names_resolve_core_first)
 	ck_assert_int_eq(kp_ksyms_addr(&k, "zzz", NULL, &a), -ENOENT);
 	ck_assert_int_eq(kp_ksyms_addr(&k, "startup_64", NULL, &a), 0);
 	ck_assert_uint_eq(a, 0xffffffff81000000ULL);
+	/* The kernel's uniqueness check counts the core kernel's only. */
+	ck_assert_uint_eq(kp_ksyms_count_core(&k, "twice"), 2);
+	ck_assert_uint_eq(kp_ksyms_count_core(&k, "dup"), 1);
+	ck_assert_uint_eq(kp_ksyms_count_core(&k, "foo_exit"), 0);
+	ck_assert_uint_eq(kp_ksyms_count_core(&k, "nope"), 0);
+	/* Addresses: hexadecimal of either case, 16 digits at most. */
+	ck_assert_int_eq(kp_ksyms_addr(&k, "upper_hex", NULL, &a), 0);
+	ck_assert_uint_eq(a, 0xffffffff81300300ULL);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "bad_hex", NULL, &a), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "too_long", NULL, &a), -ENOENT);
 	kp_ksyms_free(&k);
 }
 END_TEST

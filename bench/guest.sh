@@ -53,7 +53,9 @@ bt_on() {
 }
 bt_off() {
 	kill -INT "$DEBIAN_PID"
-	wait "$DEBIAN_PID" || { cat /tmp/bt.out; fail "bpftrace exited $?"; }
+	rc=0
+	wait "$DEBIAN_PID" || rc=$?
+	[ $rc -eq 0 ] || { cat /tmp/bt.out; fail "bpftrace exited $rc"; }
 	settle
 }
 
@@ -98,6 +100,7 @@ per_hit() {
 			bt_on "$BT"
 			bt=$(ns_per_call "$@")
 			bt_off
+			[ -n "$bt" ] || fail "per_hit $label: no bpftrace measurement"
 		fi
 
 		echo "$none $kpe $kpm $flo $bt"
@@ -200,6 +203,7 @@ per_hit_hist() {
 			bt_on 'k:find_task_by_vpid { @ = hist(arg0); }'
 			bh=$(ns_per_call "$@")
 			bt_off
+			[ -n "$bh" ] || fail "per_hit_hist $label: no bpftrace measurement"
 		fi
 
 		echo "$none $kh $mh $ms $mr $mf $bh"
@@ -274,6 +278,7 @@ if part profile && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
 			awk -v w="$what" '$1 ~ /%$/ && n < 12 { sub(/%$/, "", $1); s = $4; for (i = 5; i <= NF; i++) s = s " " $i; printf "BENCH|prof|%s|%s|%s|%s\n", w, $1, $2, s; n++ }'
 		kpmod clear
 	done
+	rm -f /tmp/perf.data /tmp/bench.kpm /tmp/kpmod
 fi
 
 # Scale: the per-hit cost of one probe while 0, 100 and 1,000 other

@@ -12,6 +12,7 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/uaccess.h>
 #include <net/netlink.h>
 
 /* 6.3 made vm_flags read-only behind accessors. */
@@ -60,5 +61,29 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 #else
 #define kpmod_dump_attrs(cb)		(genl_dumpit_info(cb)->attrs)
 #endif
+
+/*
+ * strncpy_from_user_nofault(), which modules cannot call: strncpy_from_user()
+ * with page faults off.  Until 5.18 an arch could still have set_fs()
+ * (arm64 on 5.10), and a return handler runs with the address limit the
+ * probed function returned with: as that function does there, user
+ * accesses are forced to USER_DS (strncpy_from_user() then refuses a
+ * kernel address itself).
+ */
+static inline long kpmod_strncpy_user_nofault(char *dst, unsigned long addr, long n)
+{
+#ifdef KPMOD_HAVE_FORCE_UACCESS
+	mm_segment_t old_fs = force_uaccess_begin();
+#endif
+	long len;
+
+	pagefault_disable();
+	len = strncpy_from_user(dst, (const char __user *)addr, n);
+	pagefault_enable();
+#ifdef KPMOD_HAVE_FORCE_UACCESS
+	force_uaccess_end(old_fs);
+#endif
+	return len;
+}
 
 #endif /* _KPMOD_COMPAT_H */

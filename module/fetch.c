@@ -12,6 +12,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "fetch.h"
 #include "kpmod.h"
 
@@ -297,34 +298,24 @@ static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
 }
 
 /*
- * A user string is read as strncpy_from_user_nofault() reads it (not
- * exported to modules): strncpy_from_user() with page faults disabled, a
- * word at a time up to the NUL, falling back to bytes where a word would
- * fault; the bytes after the NUL in its last word are written as zeros.
- * Its destination is a buffer on the stack, so that hardened usercopy's
- * object check never looks up the ring's vmalloc area (a lock).  Not in
- * an NMI: there the current mm may not be the task's, which
- * copy_from_user_nofault() checks with nmi_uaccess_okay() (not exported
- * either); there the chunked copy below runs.
+ * A user string is read as strncpy_from_user_nofault() reads it
+ * (kpmod_strncpy_user_nofault(), compat.h): a word at a time up to the
+ * NUL, falling back to bytes where a word would fault; the bytes after the
+ * NUL in its last word are written as zeros.  Its destination is a buffer
+ * on the stack: on the task's stack hardened usercopy's object check
+ * stops there; on an interrupt stack (vmapped) it would look up the vmap
+ * area, under a lock, were page faults not disabled (kernels since 6.1
+ * skip that lookup then; 5.10 makes none).  Only where the current mm is
+ * the task's: not in an NMI, not in a kernel thread (an interrupt there
+ * runs on whatever user mm is lazily loaded), which copy_from_user_nofault()
+ * refuses with nmi_uaccess_okay() (not exported); there the chunked copy
+ * below runs, and faults as that does.
  */
 static bool kpmod_user_string(bool user, unsigned long addr)
 {
 	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) && addr < TASK_SIZE)
 		user = true;
-	return user && !in_nmi();
-}
-
-static long kpmod_strncpy_user(char *dst, unsigned long addr, long n)
-{
-	long len;
-
-	/* Where uaccess still has set_fs() (arm64 on 5.10): user memory only. */
-	if (addr >= TASK_SIZE)
-		return -EFAULT;
-	pagefault_disable();
-	len = strncpy_from_user(dst, (const char __user *)addr, n);
-	pagefault_enable();
-	return len;
+	return user && !in_nmi() && current->mm;
 }
 
 /* Bytes read at a time: never across a page, so a fault is the string's own. */
@@ -351,7 +342,7 @@ static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long roo
 		n = min_t(long, n, sizeof(chunk));
 		if (kpmod_user_string(user, addr)) {
 			/* Reads up to the NUL only, a word at a time. */
-			long len = kpmod_strncpy_user(chunk, addr + done, n);
+			long len = kpmod_strncpy_user_nofault(chunk, addr + done, n);
 
 			if (len < 0)
 				goto fault;

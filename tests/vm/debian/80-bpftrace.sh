@@ -31,7 +31,9 @@ bt_start() {
 # bt_stop: Ctrl-C: bpftrace prints its maps and exits.
 bt_stop() {
 	kill -INT "$DEBIAN_PID"
-	wait "$DEBIAN_PID" || { cat /tmp/bt.out; fail "bpftrace exited $?"; }
+	rc=0
+	wait "$DEBIAN_PID" || rc=$?
+	[ $rc -eq 0 ] || { cat /tmp/bt.out >&2; fail "bpftrace exited $rc" >&2; }
 	cat /tmp/bt.out
 }
 

@@ -10,7 +10,8 @@
 # never written), mounted on /debian by guest-init with /proc, /sys, /dev
 # and /tmp bound in: scenarios run Debian's programs with `chroot /debian`.
 #
-# rootfs_modules KROOT OUT: the guest kernel's modules (unpacked under KROOT) that mounting it needs
+# rootfs_modules KROOT RELEASE OUT: the guest kernel's modules (release
+# RELEASE, unpacked under KROOT) that mounting it needs
 # (virtio PCI and block, ext4 and what they depend on), decompressed into
 # OUT as NN-NAME.ko in load order.
 
@@ -50,10 +51,9 @@ fetch_rootfs() {
 }
 
 rootfs_modules() {
-	local kroot=$1 out=$2 mods rel i=0 m f
-	rel=$(cd "$kroot/lib/modules" 2>/dev/null && ls | head -n 1)
-	[ -n "$rel" ] || die "--rootfs: no modules under $kroot/lib/modules"
+	local kroot=$1 rel=$2 out=$3 mods i=0 m f
 	mods=$kroot/lib/modules/$rel
+	[ -d "$mods" ] || die "--rootfs: no modules at $mods"
 	[ -f "$mods/modules.dep" ] || depmod -b "$kroot" "$rel" ||
 		die "--rootfs: depmod for $rel failed"
 	mkdir -p "$out"
@@ -67,7 +67,10 @@ rootfs_modules() {
 			for (j = k; j >= 1; j--) print d[j]
 			print $1; exit }' "$mods/modules.dep"
 	done | awk '!seen[$0]++' >"$out/order"
-	[ -s "$out/order" ] || die "--rootfs: virtio_blk and ext4 not found in $mods/modules.dep"
+	for m in crc32c_generic virtio_pci virtio_blk ext4; do
+		grep -qE "/$m\.ko(\.xz|\.zst|\.gz)?$" "$out/order" ||
+			die "--rootfs: $m not found in $mods/modules.dep"
+	done
 	while read -r f; do
 		i=$((i + 1))
 		m=$(basename "$f")

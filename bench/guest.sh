@@ -42,20 +42,11 @@ settle() {
 # (where it stays: the programs print nothing); bt_off stops it.
 have_bt() { [ -n "${KPMOD_ROOTFS:-}" ] && [ -x "$KPMOD_ROOTFS/usr/bin/bpftrace" ]; }
 bt_on() {
-	debian_bg /tmp/bt.out bpftrace -e "$1"
-	j=0
-	until grep -q '^Attaching' /tmp/bt.out && [ "$(cat "/proc/$DEBIAN_PID/wchan" 2>/dev/null)" = do_epoll_wait ]; do
-		kill -0 "$DEBIAN_PID" 2>/dev/null || { cat /tmp/bt.out; fail "bpftrace exited: $1"; }
-		[ $j -lt 1200 ] || { cat /tmp/bt.out; fail "bpftrace not attached after 120 s: $1"; }
-		sleep 0.1
-		j=$((j + 1))
-	done
+	bpftrace_start "$1" 'grep -q "^Attaching" /tmp/bt.out &&
+		[ "$(cat "/proc/$DEBIAN_PID/wchan" 2>/dev/null)" = do_epoll_wait ]'
 }
 bt_off() {
-	kill -INT "$DEBIAN_PID"
-	rc=0
-	wait "$DEBIAN_PID" || rc=$?
-	[ $rc -eq 0 ] || { cat /tmp/bt.out; fail "bpftrace exited $rc"; }
+	bpftrace_stop
 	settle
 }
 

@@ -270,15 +270,19 @@ static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 	return 0;
 }
 
+/*
+ * As kprobe_events: where user and kernel addresses cannot overlap, a
+ * kernel dereference of a user address reads user memory.
+ */
+static bool kpmod_reads_user(bool user, unsigned long addr)
+{
+	return user || (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+			addr < TASK_SIZE);
+}
+
 static int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
 {
-	/*
-	 * As kprobe_events: where user and kernel addresses cannot overlap,
-	 * a kernel dereference of a user address reads user memory.
-	 */
-	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) && addr < TASK_SIZE)
-		user = true;
-	if (user)
+	if (kpmod_reads_user(user, addr))
 		return copy_from_user_nofault(dst, (const void __user *)addr, size);
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
@@ -313,9 +317,7 @@ static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
  */
 static bool kpmod_user_string(bool user, unsigned long addr)
 {
-	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) && addr < TASK_SIZE)
-		user = true;
-	return user && !in_nmi() && current->mm;
+	return kpmod_reads_user(user, addr) && !in_nmi() && current->mm;
 }
 
 /* Bytes read at a time: never across a page, so a fault is the string's own. */
@@ -331,6 +333,7 @@ static bool kpmod_user_string(bool user, unsigned long addr)
  */
 static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long room)
 {
+	bool word_wise = kpmod_user_string(user, addr);
 	char chunk[KPMOD_STRING_CHUNK];
 	long done = 0;
 
@@ -340,7 +343,7 @@ static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long roo
 		const char *nul;
 
 		n = min_t(long, n, sizeof(chunk));
-		if (kpmod_user_string(user, addr)) {
+		if (word_wise) {
 			/* Reads up to the NUL only, a word at a time. */
 			long len = kpmod_strncpy_user_nofault(chunk, addr + done, n);
 

@@ -77,9 +77,10 @@ static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_prob
 /*
  * A record is built in place in the ring when its longest possible form
  * fits there without a pad or a drop (always, for a probe without
- * strings: its length is fixed; in overwrite mode, evicting for it).  Otherwise it is built in this
- * CPU's scratch buffer, so the strings are read once, and copied in whole
- * through the exact path that pads, drops or evicts and counts.
+ * strings: its length is fixed; in overwrite mode, evicting for it).
+ * Otherwise it is built in this CPU's scratch buffer, so the strings are
+ * read once, and copied in whole through the exact path that pads, drops
+ * or evicts and counts.
  */
 /* Whether @p's events go to the rings, its triggers aside. */
 static bool kpmod_probe_recording(const struct kpmod_probe *p)

@@ -13,22 +13,33 @@
 #include "hist_print.h"
 #include "prometheus.h"
 
+/* A stack key's frames, one a line, each indented by @indent spaces. */
+static void kp_print_frames(FILE *out, const struct kp_hist_key_def *k,
+			    const struct kpmod_hist_entry *e, const struct kp_ksyms *ks,
+			    int indent)
+{
+	char sym[600];
+	unsigned int i;
+	uint64_t v;
+
+	for (i = 0; i < KPMOD_HIST_STACK_DEPTH; i++) {
+		memcpy(&v, e->key + k->off + i * 8, sizeof(v));
+		if (!v)
+			break;
+		kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
+		fprintf(out, "%*s%s\n", indent, "", sym);
+	}
+}
+
 static void kp_print_key(FILE *out, const struct kp_hist_key_def *k,
 			 const struct kpmod_hist_entry *e, const struct kp_ksyms *ks)
 {
 	uint64_t v = k->is_string ? 0 : kp_hist_key_u64(e, k);
 	char sym[600];
-	unsigned int i;
 
 	if (k->is_stack) {
 		fprintf(out, "%s:\n", kp_hist_stack_name());
-		for (i = 0; i < KPMOD_HIST_STACK_DEPTH; i++) {
-			memcpy(&v, e->key + k->off + i * 8, sizeof(v));
-			if (!v)
-				break;
-			kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
-			fprintf(out, "%9s%s\n", "", sym);
-		}
+		kp_print_frames(out, k, e, ks, 9);
 		return;
 	}
 	switch (k->show) {
@@ -244,17 +255,10 @@ static void kp_map_key(FILE *out, const struct kp_hist_key_def *k,
 {
 	uint64_t v = k->is_string ? 0 : kp_hist_key_u64(e, k);
 	char sym[600];
-	unsigned int i;
 
 	if (k->is_stack) {
 		fputs("\n", out);
-		for (i = 0; i < KPMOD_HIST_STACK_DEPTH; i++) {
-			memcpy(&v, e->key + k->off + i * 8, sizeof(v));
-			if (!v)
-				break;
-			kp_ksyms_snprint(ks, v, true, sym, sizeof(sym));
-			fprintf(out, "%8s%s\n", "", sym);
-		}
+		kp_print_frames(out, k, e, ks, 8);
 		return;
 	}
 	if (k->is_string) {

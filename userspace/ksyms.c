@@ -184,10 +184,8 @@ struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k)
 	struct kp_ksyms_names *nm = k->names;
 	size_t i;
 
-	if (!nm)
-		return NULL;
-	if (nm->built)
-		return nm->by_name;
+	if (!nm || nm->by_name)
+		return nm ? nm->by_name : NULL;
 	nm->by_name = malloc((k->nsyms ? k->nsyms : 1) * sizeof(*nm->by_name));
 	if (!nm->by_name)
 		return NULL;
@@ -196,7 +194,6 @@ struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k)
 	/* qsort() takes no NULL, even for no elements. */
 	if (k->nsyms)
 		qsort(nm->by_name, k->nsyms, sizeof(*nm->by_name), by_name);
-	nm->built = true;
 	return nm->by_name;
 }
 
@@ -376,12 +373,13 @@ size_t kp_ksyms_count_core(const struct kp_ksyms *k, const char *name)
 int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		  uint64_t *addr)
 {
-	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
+	struct kp_sym * const *by_name;
 	const struct kp_sym *any = NULL;
 	size_t i;
 
 	if (kp_ksyms_zeroed(k))
 		return -EPERM;
+	by_name = kp_ksyms_by_name(k);
 	if (!by_name)
 		return -ENOMEM;
 	for (i = kp_first_named(by_name, k->nsyms, name);

@@ -25,8 +25,7 @@ struct kp_sym {
 
 /* The name index: a reader that only symbolizes addresses never sorts it. */
 struct kp_ksyms_names {
-	struct kp_sym **by_name;
-	bool built;
+	struct kp_sym **by_name;	/* NULL until first used */
 };
 
 struct kp_ksyms {

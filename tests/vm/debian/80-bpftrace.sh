@@ -15,26 +15,10 @@ work() {
 }
 
 # bt_start PROGRAM: bpftrace running PROGRAM, whose probes print "ready"
-# once for a read by head.  Attached when that line is out: the probe
-# that counts is the one that printed it.
+# for a read by head.  Attached when that line is out: the probe that
+# counts is the one that printed it.
 bt_start() {
-	debian_bg /tmp/bt.out bpftrace -e "$1"
-	i=0
-	until grep -q '^ready$' /tmp/bt.out; do
-		kill -0 "$DEBIAN_PID" 2>/dev/null || { cat /tmp/bt.out; fail "bpftrace exited"; }
-		[ $i -lt 1200 ] || { cat /tmp/bt.out; fail "bpftrace not attached after 120 s"; }
-		head -c 1 /proc/version >/dev/null
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-# bt_stop: Ctrl-C: bpftrace prints its maps and exits.
-bt_stop() {
-	kill -INT "$DEBIAN_PID"
-	rc=0
-	wait "$DEBIAN_PID" || rc=$?
-	[ $rc -eq 0 ] || { cat /tmp/bt.out >&2; fail "bpftrace exited $rc" >&2; }
-	cat /tmp/bt.out
+	bpftrace_start "$1" 'head -c 1 /proc/version >/dev/null; grep -q "^ready$" /tmp/bt.out'
 }
 
 # rows FILE [MAP]: the rows of every hist()/lhist() table in FILE (of map
@@ -61,7 +45,8 @@ expect_rc 0 kpmod trigger rd 'hist:keys=size.buckets=5000 if comm == "dd"'
 expect_rc 0 kpmod trigger rdret 'hist:keys=ret if comm == "dd"'
 expect_rc 0 kpmod trigger rdret 'hist:keys=common_pid.execname,ret if comm == "dd"'
 work
-bt_stop >/tmp/bt.txt
+bpftrace_stop
+cp /tmp/bt.out /tmp/bt.txt
 cat /tmp/bt.txt
 { kpmod hist --graph rd && kpmod hist --graph rdret; } >/tmp/kp.txt || fail "kpmod hist --graph"
 cat /tmp/kp.txt

@@ -16,6 +16,9 @@
 # OUT as NN-NAME.ko in load order.
 
 ROOTFS_PKGS="bpftrace linux-perf"
+# What mounting it takes; crc32c is not a symbol dependency: ext4 asks the
+# crypto API for it.
+ROOTFS_MODS="crc32c_generic virtio_pci virtio_blk ext4"
 
 fetch_rootfs() {
 	local arch=$1 darch suite dir mirror tmp size
@@ -58,8 +61,7 @@ rootfs_modules() {
 		die "--rootfs: depmod for $rel failed"
 	mkdir -p "$out"
 	# modules.dep: "path: dep dep ..." with the deepest dependency last.
-	# crc32c is not a symbol dependency: ext4 asks the crypto API for it.
-	for m in crc32c_generic virtio_pci virtio_blk ext4; do
+	for m in $ROOTFS_MODS; do
 		awk -v m="$m" -F': *' '{
 			n = split($1, p, "/"); b = p[n]; sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b)
 			if (b != m) next
@@ -67,7 +69,7 @@ rootfs_modules() {
 			for (j = k; j >= 1; j--) print d[j]
 			print $1; exit }' "$mods/modules.dep"
 	done | awk '!seen[$0]++' >"$out/order"
-	for m in crc32c_generic virtio_pci virtio_blk ext4; do
+	for m in $ROOTFS_MODS; do
 		grep -qE "/$m\.ko(\.xz|\.zst|\.gz)?$" "$out/order" ||
 			die "--rootfs: $m not found in $mods/modules.dep"
 	done

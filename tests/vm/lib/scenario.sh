@@ -53,6 +53,28 @@ debian_bg() {
 	DEBIAN_PID=$!
 }
 
+# bpftrace_start PROGRAM READY: bpftrace from the Debian root file system
+# running PROGRAM, its output in /tmp/bt.out; returns once the shell
+# command READY succeeds (tried every 0.1 s, 120 s at most), failing if
+# bpftrace exits first.  bpftrace_stop: Ctrl-C (bpftrace prints its maps
+# and exits); fails unless it exits 0.
+bpftrace_start() {
+	debian_bg /tmp/bt.out bpftrace -e "$1"
+	_i=0
+	until eval "$2"; do
+		kill -0 "$DEBIAN_PID" 2>/dev/null || { cat /tmp/bt.out; fail "bpftrace exited: $1"; }
+		[ $_i -lt 1200 ] || { cat /tmp/bt.out; fail "bpftrace not attached after 120 s: $1"; }
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+bpftrace_stop() {
+	kill -INT "$DEBIAN_PID"
+	_rc=0
+	wait "$DEBIAN_PID" || _rc=$?
+	[ $_rc -eq 0 ] || { cat /tmp/bt.out; fail "bpftrace exited $_rc"; }
+}
+
 # as_user CMD: runs the shell command CMD as an unprivileged user.
 # (Debian's busybox-static has su but no adduser: add the user by hand.)
 as_user() {

@@ -2,7 +2,10 @@
 # stress`) kernel functions picked at random from kallsyms -- text symbols
 # with a name vmlinux gives nothing else, minus the kprobes blacklist, the
 # compiler's .cold/.isra copies, the padding in front of functions (6.12
-# x86_64's __pfx_ and __cfi_ symbols) and the __init code freed after boot --
+# x86_64's __pfx_ and __cfi_ symbols), the __init code freed after boot and
+# the sanitizers' runtime (__kasan_check_read and kin: not on ftrace, called
+# by every instrumented atomic, so a probe there makes each one a breakpoint
+# trap and the debug guest crawls, as through kprobe_events; README, Limits) --
 # added in batches of up to 50 (when the kernel refuses one, the batch goes
 # again without it and the next candidate takes its place, so exactly that
 # many are probed), enabled together under a workload, disabled and removed.
@@ -13,7 +16,7 @@
 # recursion the kernel counts as a miss.  No hang, no crash, hits counted.
 . "$KPMOD_LIB"
 n=${KPMOD_EVERYWHERE_COUNT:-100}
-seed=$(date +%s)
+seed=${KPMOD_EVERYWHERE_SEED:-$(date +%s)}
 note "seed $seed, $n functions"
 load_kpmod
 bl=/sys/kernel/debug/kprobes/blacklist
@@ -29,6 +32,7 @@ awk -v seed="$seed" -v init="$init" '
 	NR == FNR { bl[$1] = 1; next }
 	NF == 3 { seen[$3]++ }
 	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && $3 !~ /^__(pfx|cfi)_/ && !($3 in bl) &&
+		$3 !~ /^_*(kasan|asan|kcsan|tsan|ubsan|kmsan|sanitizer)_/ &&
 		!($1 >= ie[1] && $1 < ie[2]) { text[$3] = 1 }
 	END { srand(seed); for (s in text) if (seen[s] == 1) print rand() "\t" s }' \
 	/tmp/blacklist /proc/kallsyms | sort -n | cut -f2 >/tmp/funcs

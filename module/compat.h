@@ -86,4 +86,42 @@ static inline long kpmod_strncpy_user_nofault(char *dst, unsigned long addr, lon
 	return len;
 }
 
+#ifdef CONFIG_UPROBES
+#include <linux/uprobes.h>
+
+/*
+ * 6.12 folded uprobe_register_refctr() into uprobe_register(), which
+ * returns the uprobe, and split unregistering into uprobe_unregister_nosync()
+ * and uprobe_unregister_sync(), which waits for running handlers.  Before,
+ * uprobe_unregister() took the uprobe's register_rwsem for writing, which
+ * every handler call holds for reading: on return none runs.
+ */
+static inline int kpmod_uprobe_register(struct inode *inode, loff_t offset, loff_t ref_ctr_offset,
+					struct uprobe_consumer *uc, struct uprobe **uprobe)
+{
+#ifdef KPMOD_HAVE_UPROBE_UNREGISTER_NOSYNC
+	struct uprobe *u = uprobe_register(inode, offset, ref_ctr_offset, uc);
+
+	if (IS_ERR(u))
+		return PTR_ERR(u);
+	*uprobe = u;
+	return 0;
+#else
+	*uprobe = NULL;
+	return uprobe_register_refctr(inode, offset, ref_ctr_offset, uc);
+#endif
+}
+
+static inline void kpmod_uprobe_unregister(struct inode *inode, loff_t offset,
+					   struct uprobe *uprobe, struct uprobe_consumer *uc)
+{
+#ifdef KPMOD_HAVE_UPROBE_UNREGISTER_NOSYNC
+	uprobe_unregister_nosync(uprobe, uc);
+	uprobe_unregister_sync();
+#else
+	uprobe_unregister(inode, offset, uc);
+#endif
+}
+#endif /* CONFIG_UPROBES */
+
 #endif /* _KPMOD_COMPAT_H */

@@ -35,9 +35,12 @@ static bool kpmod_insn_unused_zero(const struct kpmod_fetch_insn *in, unsigned i
 	       ((uses & KPMOD_USES_IMM) || !in->imm);
 }
 
-static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
+static int kpmod_check_load(const struct kpmod_fetch_insn *in, unsigned int site,
 			    const char *data, struct netlink_ext_ack *extack)
 {
+	bool is_return = site & KPMOD_FETCH_RETURN;
+	bool user = site & KPMOD_FETCH_USER;
+
 	switch (in->op) {
 	case KPMOD_FOP_REG:
 		if (in->param >= kpmod_arch_nr_regs()) {
@@ -52,6 +55,11 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
 		}
 		break;
 	case KPMOD_FOP_ARG:
+		if (user) {
+			/* As uprobe_events: no calling convention is assumed. */
+			NL_SET_ERR_MSG(extack, "$argN is not for uprobes");
+			return -EINVAL;
+		}
 		if (!in->param || in->param > KPMOD_MAX_STACK_INDEX) {
 			NL_SET_ERR_MSG(extack, "$argN index out of range");
 			return -EINVAL;
@@ -64,8 +72,14 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
 		}
 		break;
 	case KPMOD_FOP_DURATION:
-		if (!is_return) {
-			NL_SET_ERR_MSG(extack, "$duration is only for return probes");
+		if (!is_return || user) {
+			NL_SET_ERR_MSG(extack, "$duration is only for kernel return probes");
+			return -EINVAL;
+		}
+		break;
+	case KPMOD_FOP_FILE_OFFSET:
+		if (!user) {
+			NL_SET_ERR_MSG(extack, "@+OFFSET is only for uprobes");
 			return -EINVAL;
 		}
 		break;
@@ -85,7 +99,8 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, bool is_return,
 	}
 	if (!kpmod_insn_unused_zero(in, (in->op == KPMOD_FOP_REG || in->op == KPMOD_FOP_STACK ||
 					 in->op == KPMOD_FOP_ARG ? KPMOD_USES_PARAM : 0) |
-				    (in->op == KPMOD_FOP_IMM ? KPMOD_USES_IMM : 0))) {
+				    (in->op == KPMOD_FOP_IMM || in->op == KPMOD_FOP_FILE_OFFSET ?
+				     KPMOD_USES_IMM : 0))) {
 		NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
 		return -EINVAL;
 	}
@@ -114,8 +129,14 @@ static bool kpmod_is_string_store(u8 op)
 	return op == KPMOD_FOP_ST_STRING || op == KPMOD_FOP_ST_USTRING;
 }
 
+/* A uprobe's program reads user memory only: it runs in the task hit. */
+static bool kpmod_reads_kernel(u8 op)
+{
+	return op == KPMOD_FOP_DEREF || op == KPMOD_FOP_ST_MEM || op == KPMOD_FOP_ST_STRING;
+}
+
 int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *insns,
-			unsigned int n, bool is_return,
+			unsigned int n, unsigned int site,
 			struct netlink_ext_ack *extack)
 {
 	const struct kpmod_fetch_insn *st;
@@ -128,9 +149,19 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 	}
 	memcpy(arg->prog, insns, n * sizeof(*insns));
 	arg->bf = NULL;
-	ret = kpmod_check_load(&insns[0], is_return, arg->data, extack);
+	ret = kpmod_check_load(&insns[0], site, arg->data, extack);
 	if (ret)
 		return ret;
+	/* $comm and immediate strings are the module's own: not memory read. */
+	if ((site & KPMOD_FETCH_USER) && insns[0].op != KPMOD_FOP_COMM &&
+	    insns[0].op != KPMOD_FOP_DATA) {
+		for (i = 1; i < n; i++) {
+			if (kpmod_reads_kernel(insns[i].op)) {
+				NL_SET_ERR_MSG(extack, "a uprobe reads user memory only");
+				return -EINVAL;
+			}
+		}
+	}
 
 	for (i = 1; insns[i].op == KPMOD_FOP_DEREF || insns[i].op == KPMOD_FOP_UDEREF; i++) {
 		if (!kpmod_insn_unused_zero(&insns[i], KPMOD_USES_IMM)) {
@@ -236,6 +267,16 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 	return 0;
 }
 
+/* A uprobe's $stackN: 0 if unreadable, as uprobe_events' get_user_stack_nth(). */
+static unsigned long kpmod_user_stack(struct pt_regs *regs, unsigned int n)
+{
+	unsigned long v = 0, addr = user_stack_pointer(regs) + n * sizeof(v);
+
+	if (copy_from_user_nofault(&v, (const void __user *)addr, sizeof(v)))
+		return 0;
+	return v;
+}
+
 /* Stage 1.  Only $stackN beyond the stack can fail, and reads 0 as the kernel. */
 static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 				      const struct kpmod_fetch_ctx *ctx)
@@ -246,9 +287,15 @@ static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 	case KPMOD_FOP_REG:
 		return kpmod_arch_reg(ctx->regs, in->param);
 	case KPMOD_FOP_STACK:
+		if (ctx->user)
+			return kpmod_user_stack(ctx->regs, in->param);
 		return kpmod_arch_stack(ctx->regs, in->param);
 	case KPMOD_FOP_STACKP:
+		if (ctx->user)
+			return user_stack_pointer(ctx->regs);
 		return kpmod_arch_sp(ctx->regs);
+	case KPMOD_FOP_FILE_OFFSET:
+		return ctx->file_base + in->imm;
 	case KPMOD_FOP_RETVAL:
 		return kpmod_arch_retval(ctx->regs);
 	case KPMOD_FOP_IMM:

@@ -22,9 +22,17 @@ struct kpmod_arg {
 	char data[KPMOD_MAX_IMM_STR];	/* immediate string, NUL-terminated */
 };
 
+/* Where a probe sits, as its fetch programs may differ by it. */
+enum kpmod_fetch_site {
+	KPMOD_FETCH_RETURN = 1 << 0,	/* a return probe: $retval, $duration */
+	KPMOD_FETCH_USER = 1 << 1,	/* a uprobe: user memory and stack only */
+};
+
 /* Where a handler writes one record's arguments. */
 struct kpmod_fetch_ctx {
 	struct pt_regs *regs;
+	bool user;			/* a uprobe's: $stackN on the user stack */
+	unsigned long file_base;	/* a uprobe's: where file offset 0 is mapped */
 	const unsigned long *entry;	/* values captured at entry, or NULL */
 	u8 *rec;			/* record start (data locations count from it) */
 	u8 *slots;			/* argument area, after the fault bitmap */
@@ -35,10 +43,11 @@ struct kpmod_fetch_ctx {
 
 /*
  * Checks @insns (@n of them) and the argument's type and count, and fills
- * @arg's program, element size and slot size.  @is_return allows $retval.
+ * @arg's program, element size and slot size.  @site (enum
+ * kpmod_fetch_site) says which loads and reads the probe may use.
  */
 int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *insns,
-			unsigned int n, bool is_return,
+			unsigned int n, unsigned int site,
 			struct netlink_ext_ack *extack);
 
 /* A slot's element of @size bytes, aligned to its size. */

@@ -12,7 +12,7 @@
 
 enum kpmod_field_kind kpmod_field_kind(const struct kpmod_probe *p, u16 field)
 {
-	bool is_return = p->kind == KPMOD_PROBE_RETURN;
+	bool is_return = kpmod_probe_is_return(p);
 
 	if (field < p->nargs) {
 		const struct kpmod_arg *a = &p->args[field];

@@ -66,7 +66,9 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_PROBE_ID] = { .type = NLA_U32 },
 	[KPMOD_A_PROBE_GROUP] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_NAME_LEN - 1 },
 	[KPMOD_A_PROBE_EVENT] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_NAME_LEN - 1 },
-	[KPMOD_A_PROBE_KIND] = NLA_POLICY_RANGE(NLA_U32, KPMOD_PROBE_ENTRY, KPMOD_PROBE_RETURN),
+	[KPMOD_A_PROBE_KIND] = NLA_POLICY_RANGE(NLA_U32, KPMOD_PROBE_ENTRY, KPMOD_PROBE_URETPROBE),
+	[KPMOD_A_PROBE_PATH] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_PATH_LEN - 1 },
+	[KPMOD_A_PROBE_REF_CTR_OFFSET] = NLA_POLICY_FULL_RANGE(NLA_U64, &kpmod_offset_range),
 	[KPMOD_A_PROBE_SYMBOL] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_SYMBOL_LEN - 1 },
 	[KPMOD_A_PROBE_MODULE] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_MODULE_LEN - 1 },
 	[KPMOD_A_PROBE_OFFSET] = NLA_POLICY_FULL_RANGE(NLA_U64, &kpmod_offset_range),
@@ -306,7 +308,7 @@ static int kpmod_genl_parse_arg(struct kpmod_probe *p, unsigned int i,
 	/* Netlink data is only 4-byte aligned: copy before reading. */
 	memcpy(insns, nla_data(tb[KPMOD_ARG_A_PROG]), len);
 	ret = kpmod_fetch_prepare(a, insns, len / sizeof(insns[0]),
-				  p->kind == KPMOD_PROBE_RETURN, info->extack);
+				  kpmod_probe_fetch_site(p), info->extack);
 	if (ret && info->extack && !info->extack->bad_attr)
 		info->extack->bad_attr = tb[KPMOD_ARG_A_PROG];
 	return ret;
@@ -378,6 +380,39 @@ static int kpmod_genl_pid_tree(struct genl_info *info, u32 *pid_tree)
 	return -ESRCH;
 }
 
+/*
+ * Where the probe goes: a kprobe's symbol (with its module and offset) or
+ * address, a uprobe's file and offset (with its semaphore's offset).
+ */
+static int kpmod_genl_check_place(struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	u32 kind = nla_get_u32(attrs[KPMOD_A_PROBE_KIND]);
+
+	if (kind == KPMOD_PROBE_UPROBE || kind == KPMOD_PROBE_URETPROBE) {
+		if (!attrs[KPMOD_A_PROBE_PATH] || !attrs[KPMOD_A_PROBE_OFFSET]) {
+			GENL_SET_ERR_MSG(info, "a uprobe needs a file and an offset");
+			return -EINVAL;
+		}
+		if (attrs[KPMOD_A_PROBE_SYMBOL] || attrs[KPMOD_A_PROBE_ADDR] ||
+		    attrs[KPMOD_A_PROBE_MODULE] || attrs[KPMOD_A_PROBE_MAXACTIVE]) {
+			GENL_SET_ERR_MSG(info,
+					 "a uprobe takes no symbol, address, module or maxactive");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (attrs[KPMOD_A_PROBE_PATH] || attrs[KPMOD_A_PROBE_REF_CTR_OFFSET]) {
+		GENL_SET_ERR_MSG(info, "a file and a semaphore are for uprobes");
+		return -EINVAL;
+	}
+	if (!attrs[KPMOD_A_PROBE_SYMBOL] == !attrs[KPMOD_A_PROBE_ADDR]) {
+		GENL_SET_ERR_MSG(info, "a probe needs either a symbol or an address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Builds a probe from the request; nothing is registered yet. */
 static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **out)
 {
@@ -392,10 +427,9 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 		GENL_SET_ERR_MSG(info, "a probe needs a group, an event name and a kind");
 		return -EINVAL;
 	}
-	if (!attrs[KPMOD_A_PROBE_SYMBOL] == !attrs[KPMOD_A_PROBE_ADDR]) {
-		GENL_SET_ERR_MSG(info, "a probe needs either a symbol or an address");
-		return -EINVAL;
-	}
+	ret = kpmod_genl_check_place(info);
+	if (ret)
+		return ret;
 	if (attrs[KPMOD_A_PROBE_ADDR] &&
 	    (attrs[KPMOD_A_PROBE_MODULE] || attrs[KPMOD_A_PROBE_OFFSET])) {
 		GENL_SET_ERR_MSG(info, "an address probe takes no module or offset");
@@ -440,6 +474,8 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 		ret = -EINVAL;
 		goto fail;
 	}
+	if (attrs[KPMOD_A_PROBE_REF_CTR_OFFSET])
+		p->up.ref_ctr_offset = nla_get_u64(attrs[KPMOD_A_PROBE_REF_CTR_OFFSET]);
 	if (p->kind == KPMOD_PROBE_RETURN && p->offset) {
 		GENL_SET_ERR_MSG(info, "a return probe must sit at the function entry (offset 0)");
 		ret = -EINVAL;
@@ -455,9 +491,13 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 	}
 	if (attrs[KPMOD_A_PROBE_DEFINITION])
 		p->definition = nla_strdup(attrs[KPMOD_A_PROBE_DEFINITION], GFP_KERNEL);
+	else if (kpmod_probe_is_uprobe(p))
+		p->definition = kasprintf(GFP_KERNEL, "%c:%s/%s %s:0x%llx",
+					  kpmod_probe_is_return(p) ? 'r' : 'p', p->group, p->event,
+					  (char *)nla_data(attrs[KPMOD_A_PROBE_PATH]), p->offset);
 	else
 		p->definition = kasprintf(GFP_KERNEL, "%c:%s/%s %s",
-					  p->kind == KPMOD_PROBE_RETURN ? 'r' : 'p',
+					  kpmod_probe_is_return(p) ? 'r' : 'p',
 					  p->group, p->event, p->symbol);
 	if (!p->definition) {
 		ret = -ENOMEM;
@@ -530,7 +570,11 @@ static int kpmod_genl_probe_add(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	mutex_lock(&kpmod_lock);
-	ret = kpmod_probe_register(p, info->extack);
+	if (kpmod_probe_is_uprobe(p))
+		ret = kpmod_probe_register_user(p, nla_data(info->attrs[KPMOD_A_PROBE_PATH]),
+						info->extack);
+	else
+		ret = kpmod_probe_register(p, info->extack);
 	if (ret) {
 		mutex_unlock(&kpmod_lock);
 		nlmsg_free(msg);

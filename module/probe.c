@@ -56,6 +56,9 @@ static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_prob
 	u32 i, len;
 
 	ctx.regs = regs;
+	ctx.user = kpmod_probe_is_uprobe(p);
+	/* A uprobe's ip is its own address (a uretprobe's: its function's). */
+	ctx.file_base = rec->ip - p->offset;
 	ctx.entry = entry;
 	ctx.rec = (u8 *)rec;
 	ctx.faults = ctx.rec + sizeof(*rec);
@@ -313,6 +316,34 @@ static int kpmod_kretprobe_handler(struct kretprobe_instance *ri,
 
 NOKPROBE_SYMBOL(kpmod_kretprobe_handler);
 
+/*
+ * uprobe handlers run in the task hit, preemptible (they may sleep); the
+ * rings are per CPU and handlers read them with preemption off, as
+ * kprobe handlers run.  User memory is read as it is everywhere else, by
+ * *_nofault copies: a page not present reads as a fault, where
+ * uprobe_events, whose reads may sleep, would fault it in.
+ */
+static int kpmod_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct kpmod_probe *p = container_of(uc, struct kpmod_probe, up.uc);
+
+	preempt_disable_notrace();
+	kpmod_emit(p, regs, NULL, instruction_pointer(regs), 0, 0);
+	preempt_enable_notrace();
+	return 0;
+}
+
+static int kpmod_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
+				   struct pt_regs *regs)
+{
+	struct kpmod_probe *p = container_of(uc, struct kpmod_probe, up.uc);
+
+	preempt_disable_notrace();
+	kpmod_emit(p, regs, NULL, func, instruction_pointer(regs), KPMOD_RECF_RETURN);
+	preempt_enable_notrace();
+	return 0;
+}
+
 struct kpmod_probe *kpmod_probe_alloc(u32 nargs)
 {
 	struct kpmod_probe *p;
@@ -501,10 +532,9 @@ static int kpmod_probe_join_site(struct kpmod_probe *p)
 	return ret;
 }
 
-int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+/* What every probe checks before it is registered; kpmod_lock held. */
+static int kpmod_probe_admit(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
-	int ret;
-
 	lockdep_assert_held(&kpmod_lock);
 	if (kpmod_probe_find(p->group, p->event)) {
 		NL_SET_ERR_MSG(extack, "an event with this group and name exists");
@@ -514,7 +544,43 @@ int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "too many probes (module parameter max_probes)");
 		return -ENOSPC;
 	}
-	ret = kpmod_probe_layout(p, extack);
+	return kpmod_probe_layout(p, extack);
+}
+
+static void kpmod_probe_list_add(struct kpmod_probe *p)
+{
+	p->registered = true;
+	p->id = kpmod_next_id++;
+	list_add_tail(&p->node, &kpmod_probes);
+	kpmod_probes_count++;
+	kpmod_probes_gen++;
+}
+
+int kpmod_probe_register_user(struct kpmod_probe *p, const char *path,
+			      struct netlink_ext_ack *extack)
+{
+	int ret = kpmod_probe_admit(p, extack);
+
+	if (ret)
+		return ret;
+	ret = kpmod_uprobe_init(p, path, extack);
+	if (ret) {
+		kpmod_uprobe_release(p);
+		return ret;
+	}
+	if (p->kind == KPMOD_PROBE_URETPROBE)
+		p->up.uc.ret_handler = kpmod_uretprobe_handler;
+	else
+		p->up.uc.handler = kpmod_uprobe_handler;
+	kpmod_probe_list_add(p);
+	return 0;
+}
+
+int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	ret = kpmod_probe_admit(p, extack);
 	if (ret)
 		return ret;
 
@@ -535,11 +601,7 @@ int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "could not arm the function's ftrace hook");
 		return ret;
 	}
-	p->registered = true;
-	p->id = kpmod_next_id++;
-	list_add_tail(&p->node, &kpmod_probes);
-	kpmod_probes_count++;
-	kpmod_probes_gen++;
+	kpmod_probe_list_add(p);
 	return 0;
 }
 
@@ -555,6 +617,11 @@ struct kpmod_probe *kpmod_probe_find(const char *group, const char *event)
 
 static void kpmod_probe_unregister(struct kpmod_probe *p)
 {
+	if (kpmod_probe_is_uprobe(p)) {
+		kpmod_uprobe_release(p);
+		p->registered = false;
+		return;
+	}
 	kpmod_probe_unregister_kernel(p);
 	p->registered = false;
 	/* After: the site's anchor kept the hook armed while it went. */
@@ -608,7 +675,9 @@ int kpmod_probe_arm(struct kpmod_probe *p)
 	}
 	if (want == p->armed)
 		return 0;
-	if (p->kind == KPMOD_PROBE_RETURN)
+	if (kpmod_probe_is_uprobe(p))
+		ret = kpmod_uprobe_arm(p, want);
+	else if (p->kind == KPMOD_PROBE_RETURN)
 		ret = want ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
 	else
 		ret = want ? enable_kprobe(&p->rp.kp) : disable_kprobe(&p->rp.kp);
@@ -693,7 +762,7 @@ unsigned int kpmod_nr_probes(void)
 
 u64 kpmod_probe_misses(struct kpmod_probe *p)
 {
-	u64 n = p->rp.kp.nmissed;
+	u64 n = p->rp.kp.nmissed;	/* 0 for a uprobe: none can be missed */
 
 	if (p->kind == KPMOD_PROBE_RETURN)
 		n += p->rp.nmissed;
@@ -733,11 +802,14 @@ void kpmod_probe_set_filter(struct kpmod_probe *p, struct kpmod_filter *f)
 
 bool kpmod_probe_gone(struct kpmod_probe *p)
 {
-	return kprobe_gone(&p->rp.kp);
+	return !kpmod_probe_is_uprobe(p) && kprobe_gone(&p->rp.kp);
 }
 
+/* A uprobe's is its offset in its file: it has an address per process. */
 unsigned long kpmod_probe_address(struct kpmod_probe *p)
 {
+	if (kpmod_probe_is_uprobe(p))
+		return p->offset;
 	return (unsigned long)p->rp.kp.addr;
 }
 

@@ -11,6 +11,7 @@
 #include "filter.h"
 #include "site.h"
 #include "trigger.h"
+#include "uprobe.h"
 
 struct kpmod_probe_stats {
 	u64 hits;
@@ -37,6 +38,7 @@ struct kpmod_probe {
 	bool registered;
 	struct kpmod_site *site;	/* its function's ftrace site, or NULL */
 	struct kretprobe rp;		/* rp.kp serves entry probes too */
+	struct kpmod_uprobe up;		/* a uprobe's (offset: in its file) */
 	u32 nargs;
 	struct kpmod_arg *args;
 	u32 nentry;			/* $argN values captured at entry */
@@ -62,10 +64,31 @@ struct kpmod_probe {
 	u32 enabled_by;			/* tgid of the run that enabled it, or 0 */
 };
 
+static inline bool kpmod_probe_is_uprobe(const struct kpmod_probe *p)
+{
+	return p->kind == KPMOD_PROBE_UPROBE || p->kind == KPMOD_PROBE_URETPROBE;
+}
+
+/* Whether its events are a function's returns (kretprobe or uretprobe). */
+static inline bool kpmod_probe_is_return(const struct kpmod_probe *p)
+{
+	return p->kind == KPMOD_PROBE_RETURN || p->kind == KPMOD_PROBE_URETPROBE;
+}
+
+/* Its fetch programs' enum kpmod_fetch_site. */
+static inline unsigned int kpmod_probe_fetch_site(const struct kpmod_probe *p)
+{
+	return (kpmod_probe_is_return(p) ? KPMOD_FETCH_RETURN : 0) |
+	       (kpmod_probe_is_uprobe(p) ? KPMOD_FETCH_USER : 0);
+}
+
 struct kpmod_probe *kpmod_probe_alloc(u32 nargs);
 void kpmod_probe_free(struct kpmod_probe *p);
 /* Lays out the slots, then registers (disabled); kpmod_lock held. */
 int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack);
+/* The same for a uprobe on @path (not registered with the kernel until armed). */
+int kpmod_probe_register_user(struct kpmod_probe *p, const char *path,
+			      struct netlink_ext_ack *extack);
 /* kpmod_lock held. */
 struct kpmod_probe *kpmod_probe_find(const char *group, const char *event);
 /* -EBUSY, the reason in @extack, while enabled, with triggers or switched by one. */

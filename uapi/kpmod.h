@@ -155,6 +155,7 @@
 #define KPMOD_MAX_ARG_NAME_LEN	32	/* MAX_ARG_NAME_LEN, NUL included */
 #define KPMOD_MAX_SYMBOL_LEN	512	/* KSYM_NAME_LEN, NUL included */
 #define KPMOD_MAX_MODULE_LEN	56	/* MODULE_NAME_LEN, NUL included */
+#define KPMOD_MAX_PATH_LEN	4096	/* PATH_MAX, NUL included: a uprobe's file */
 #define KPMOD_MAX_DEF_LEN	4096	/* a definition as `kpmod list` prints it */
 #define KPMOD_MAX_INSNS		16	/* FETCH_INSN_MAX */
 #define KPMOD_MAX_ARRAY_LEN	64	/* MAX_ARRAY_LEN */
@@ -275,6 +276,8 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_ENABLED_BY,	/* u32 (replies): that run's process id */
 	KPMOD_A_RINGS,			/* nest of KPMOD_A_RING (STATUS) */
 	KPMOD_A_RING,			/* nest of KPMOD_RING_A_*, inside RINGS */
+	KPMOD_A_PROBE_PATH,		/* string, < KPMOD_MAX_PATH_LEN: a uprobe's file */
+	KPMOD_A_PROBE_REF_CTR_OFFSET,	/* u64: a uprobe's semaphore, a file offset */
 	__KPMOD_A_MAX,
 };
 
@@ -337,6 +340,16 @@ enum kpmod_trig_attr {
 enum kpmod_probe_kind {
 	KPMOD_PROBE_ENTRY = 1,		/* p: a kprobe */
 	KPMOD_PROBE_RETURN = 2,		/* r: or %return: a kretprobe */
+	/*
+	 * uprobe_events' p: and r: on PATH:OFFSET (KPMOD_A_PROBE_PATH,
+	 * KPMOD_A_PROBE_OFFSET a file offset, optional
+	 * KPMOD_A_PROBE_REF_CTR_OFFSET).  Registered with the kernel while
+	 * armed (enabled, or needed by triggers), as uprobe_events does;
+	 * their fetch programs read user memory only (UDEREF, ST_UMEM,
+	 * ST_USTRING), $stackN from the user stack, and take no $argN.
+	 */
+	KPMOD_PROBE_UPROBE = 3,
+	KPMOD_PROBE_URETPROBE = 4,
 };
 
 enum kpmod_buf_mode {
@@ -401,6 +414,12 @@ enum kpmod_fetch_op {
 	KPMOD_FOP_LP_ARRAY,	/* .param: element count; repeat stage 2..4 per element */
 	/* stage 1, kpmod's: return probes only, ns from the function's entry */
 	KPMOD_FOP_DURATION,
+	/*
+	 * stage 1, uprobes only: uprobe_events' @+OFFSET, the address where
+	 * .imm, a file offset of the probed file, is mapped in the process
+	 * hit (the probe's address less its own offset, plus .imm)
+	 */
+	KPMOD_FOP_FILE_OFFSET,
 	__KPMOD_FOP_MAX,
 };
 

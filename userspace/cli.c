@@ -159,6 +159,17 @@ const struct kp_cmd kp_cmds[] = {
 	  "or MOD:NAME; when it matches nothing, exits 1. Needs no module. Run\n"
 	  "as root: kallsyms' addresses and the blacklist are root's. --json\n"
 	  "prints one JSON array of the names.\n" },
+	{ "usdt", kp_cmd_usdt, "list a program's USDT markers (.note.stapsdt)",
+	  "usage: kpmod usdt [--json] [-v] PATH [PROVIDER[:NAME]]\n"
+	  "Lists the USDT markers (<sys/sdt.h>'s DTRACE_PROBE, STAP_PROBE) of the\n"
+	  "ELF file PATH (x86_64 or arm64), from its .note.stapsdt notes, one\n"
+	  "line each as bpftrace -l 'usdt:PATH:*' prints: usdt:PATH:PROVIDER:NAME.\n"
+	  "PROVIDER and NAME (fnmatch globs) select; when nothing matches, exits\n"
+	  "1. -v (--verbose) adds, for each place the marker is at, the file\n"
+	  "offset a uprobe goes on, its semaphore's file offset (the reference\n"
+	  "counter to pass with it) or none, the argument specs and each one as\n"
+	  "a uprobe_events FETCHARG, or why it cannot be one. --json prints one\n"
+	  "array of objects, one per place (see README). Needs no module.\n" },
 	{ "trace", kp_cmd_trace, "stream events as ftrace's trace text or JSON",
 	  "usage: kpmod trace [--json] [-o FILE] [--duration SECONDS] [--count N]\n"
 	  "                   [DEF|EVENT|GLOB ...] [-- COMMAND [ARGS...]]\n"

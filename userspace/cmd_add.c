@@ -236,7 +236,13 @@ static int kp_fill_probe(struct nl_msg *msg, void *arg)
 	    nla_put_u32(msg, KPMOD_A_PROBE_KIND, d->kind) ||
 	    nla_put_string(msg, KPMOD_A_PROBE_DEFINITION, d->definition))
 		return -NLE_NOMEM;
-	if (d->has_addr) {
+	if (kp_def_is_uprobe(d)) {
+		if (nla_put_string(msg, KPMOD_A_PROBE_PATH, d->path) ||
+		    nla_put_u64(msg, KPMOD_A_PROBE_OFFSET, d->offset) ||
+		    (d->ref_ctr_offset &&
+		     nla_put_u64(msg, KPMOD_A_PROBE_REF_CTR_OFFSET, d->ref_ctr_offset)))
+			return -NLE_NOMEM;
+	} else if (d->has_addr) {
 		if (nla_put_u64(msg, KPMOD_A_PROBE_ADDR, d->addr))
 			return -NLE_NOMEM;
 	} else if (nla_put_string(msg, KPMOD_A_PROBE_SYMBOL, d->symbol) ||

@@ -22,6 +22,7 @@ int kp_cmd_record(int argc, char **argv);
 int kp_cmd_report(int argc, char **argv);
 int kp_cmd_snapshot(int argc, char **argv);
 int kp_cmd_funcs(int argc, char **argv);
+int kp_cmd_usdt(int argc, char **argv);
 int kp_cmd_format(int argc, char **argv);
 int kp_cmd_apply(int argc, char **argv);
 

@@ -28,7 +28,7 @@ static bool kp_type_signed(uint32_t type)
 static void kp_filter_fields_start(struct kp_filter_fields *ff, uint32_t kind)
 {
 	memset(ff, 0, sizeof(*ff));
-	if (kind == KPMOD_PROBE_RETURN) {
+	if (kp_kind_is_return(kind)) {
 		kp_field_add(ff, "__probe_func", KP_FILTER_FIELD_NUM, sizeof(long), false,
 			     KPMOD_FIELD_PROBE_FUNC, NULL);
 		kp_field_add(ff, "__probe_ret_ip", KP_FILTER_FIELD_NUM, sizeof(long), false,

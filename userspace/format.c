@@ -223,7 +223,7 @@ int kp_probe_desc_check(const struct kp_probe_desc *p, char *err, size_t len)
 {
 	uint32_t i;
 
-	if (p->kind != KPMOD_PROBE_ENTRY && p->kind != KPMOD_PROBE_RETURN) {
+	if (p->kind < KPMOD_PROBE_ENTRY || p->kind > KPMOD_PROBE_URETPROBE) {
 		snprintf(err, len, "probe %u: unknown kind %u", p->id, p->kind);
 		return -EINVAL;
 	}
@@ -508,7 +508,7 @@ static void rec_comm(const struct kpmod_record *rec, char comm[KP_ESCAPED_MAX(16
 static bool rec_is_return(const struct kpmod_record *rec,
 			  const struct kp_probe_desc *p)
 {
-	return p ? p->kind == KPMOD_PROBE_RETURN : rec->flags & KPMOD_RECF_RETURN;
+	return p ? kp_kind_is_return(p->kind) : rec->flags & KPMOD_RECF_RETURN;
 }
 
 /* The context ftrace prints before every entry: task-pid [cpu] flags time: */
@@ -554,7 +554,14 @@ int kp_format_text(FILE *out, const struct kpmod_record *rec,
 		sb_put_u64(&b, rec->probe_id, 0);
 	}
 	sb_puts(&b, ": (");
-	if (rec_is_return(rec, p)) {
+	if (p && kp_kind_is_uprobe(p->kind)) {
+		/* As trace_uprobe.c prints: addresses in the process, in hex. */
+		sb_put_hex(&b, rec_is_return(rec, p) ? rec->ret_ip : rec->ip);
+		if (rec_is_return(rec, p)) {
+			sb_puts(&b, " <- ");
+			sb_put_hex(&b, rec->ip);
+		}
+	} else if (rec_is_return(rec, p)) {
 		text_ip(&b, ks, rec->ret_ip, true);
 		sb_puts(&b, " <- ");
 		text_ip(&b, ks, rec->ip, false);
@@ -719,7 +726,7 @@ static void json_sym(struct sb *b, const char *key, const struct kp_ksyms *ks,
 int kp_format_json(FILE *out, const struct kpmod_record *rec,
 		   const struct kp_probe_desc *p, const struct kp_ksyms *ks)
 {
-	bool ret_probe = rec_is_return(rec, p);
+	bool ret_probe = rec_is_return(rec, p), user = p && kp_kind_is_uprobe(p->kind);
 	struct kp_view v;
 	struct sb b;
 	char comm[17];
@@ -739,11 +746,12 @@ int kp_format_json(FILE *out, const struct kpmod_record *rec,
 	sb_printf(&b, ",\"probe_id\":%u,\"kind\":\"%s\",\"ip\":\"0x%llx\"",
 		  rec->probe_id, ret_probe ? "return" : "entry",
 		  (unsigned long long)rec->ip);
-	json_sym(&b, "func", ks, rec->ip, !ret_probe);
+	/* A uprobe's addresses are the process': no kernel symbol names them. */
+	json_sym(&b, "func", user ? NULL : ks, rec->ip, !ret_probe);
 	if (ret_probe) {
 		sb_printf(&b, ",\"caller_ip\":\"0x%llx\"",
 			  (unsigned long long)rec->ret_ip);
-		json_sym(&b, "caller", ks, rec->ret_ip, true);
+		json_sym(&b, "caller", user ? NULL : ks, rec->ret_ip, true);
 	}
 	if (p)
 		ret = json_args(&b, &v, p, ks);

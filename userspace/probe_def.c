@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "probe_def.h"
+#include "usdt_def.h"
 
 #define MAX_PROBE_EVENT_SIZE	KPMOD_MAX_FIXED_ARGS
 
@@ -290,7 +291,7 @@ void kp_format_parse_err_at(FILE *f, const char *where, const char *text,
  */
 enum {
 	I_NOP = 0, I_END, I_SYM,
-	I_REG, I_STACK, I_STACKP, I_RETVAL, I_IMM, I_COMM, I_ARG, I_DATA, I_DURATION,
+	I_REG, I_STACK, I_STACKP, I_RETVAL, I_IMM, I_COMM, I_ARG, I_DATA, I_DURATION, I_FOFFS,
 	I_DEREF, I_UDEREF,
 	I_ST_RAW, I_ST_MEM, I_ST_UMEM, I_ST_STRING, I_ST_USTRING, I_ST_SYMSTR,
 	I_MOD_BF, I_LP_ARRAY,
@@ -309,6 +310,7 @@ struct pctx {
 	void *rctx;
 	bool is_return;
 	bool fentry;		/* the probe is at a function entry */
+	bool user;		/* a uprobe: memory is the process' */
 	struct kp_parse_err *err;
 	size_t base;		/* the current word's offset in the input */
 	unsigned int size;	/* the kernel's event record bytes so far */
@@ -330,6 +332,8 @@ static int parse_vars(struct pctx *pc, const char *var, struct kinsn *code,
 	}
 	/* kpmod's: nanoseconds from the function's entry to this return. */
 	if (!strcmp(var, "duration")) {
+		if (pc->user)
+			return ERR(pc, UPROBE_VAR, offs);
 		if (!pc->is_return)
 			return ERR(pc, DURATION_ON_PROBE, offs);
 		code->op = I_DURATION;
@@ -355,7 +359,8 @@ static int parse_vars(struct pctx *pc, const char *var, struct kinsn *code,
 		return 0;
 	}
 	if (!strncmp(var, "arg", 3)) {
-		if (k_strtoull(var + 3, 10, &param))
+		/* As uprobe_events: no calling convention is assumed. */
+		if (pc->user || k_strtoull(var + 3, 10, &param))
 			return ERR(pc, BAD_VAR, offs);
 		if (!pc->fentry)
 			return ERR(pc, ARG_NOT_AT_ENTRY, offs);
@@ -446,8 +451,15 @@ static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 			code->op = I_IMM;
 			code->imm = (int64_t)uval;
 		} else if (arg[1] == '+') {
-			return ERR(pc, FILE_ON_KPROBE, offs);
+			if (!pc->user)
+				return ERR(pc, FILE_ON_KPROBE, offs);
+			if (k_strtoll(arg + 2, 0, &offset))
+				return ERR(pc, BAD_FILE_OFFS, offs);
+			code->op = I_FOFFS;
+			code->imm = offset;
 		} else {
+			if (pc->user)
+				return ERR(pc, SYM_ON_UPROBE, offs);
 			if (resolve_sym(pc, arg + 1, offs + 1, &offset))
 				return -1;
 			code->op = I_SYM;
@@ -567,15 +579,19 @@ static int parse_bitfield(const char *bf, unsigned int tsize,
 	return 0;
 }
 
-/* Turns the kernel-shaped program into kpmod's. */
-static void emit_prog(struct kp_arg_def *a, const struct kinsn *code)
+/*
+ * Turns the kernel-shaped program into kpmod's.  A uprobe's (@user) reads
+ * user memory wherever it reads memory: uprobe_events' dereferences and
+ * strings are the process'.
+ */
+static void emit_prog(struct kp_arg_def *a, const struct kinsn *code, bool user)
 {
 	static const uint8_t map[] = {
 		[I_REG] = KPMOD_FOP_REG, [I_STACK] = KPMOD_FOP_STACK,
 		[I_STACKP] = KPMOD_FOP_STACKP, [I_RETVAL] = KPMOD_FOP_RETVAL,
 		[I_IMM] = KPMOD_FOP_IMM, [I_COMM] = KPMOD_FOP_COMM,
 		[I_ARG] = KPMOD_FOP_ARG, [I_DATA] = KPMOD_FOP_DATA,
-		[I_DURATION] = KPMOD_FOP_DURATION,
+		[I_DURATION] = KPMOD_FOP_DURATION, [I_FOFFS] = KPMOD_FOP_FILE_OFFSET,
 		[I_DEREF] = KPMOD_FOP_DEREF, [I_UDEREF] = KPMOD_FOP_UDEREF,
 		[I_ST_RAW] = KPMOD_FOP_ST_RAW, [I_ST_MEM] = KPMOD_FOP_ST_MEM,
 		[I_ST_UMEM] = KPMOD_FOP_ST_UMEM,
@@ -583,6 +599,7 @@ static void emit_prog(struct kp_arg_def *a, const struct kinsn *code)
 		[I_ST_USTRING] = KPMOD_FOP_ST_USTRING,
 		[I_MOD_BF] = KPMOD_FOP_MOD_BF, [I_LP_ARRAY] = KPMOD_FOP_LP_ARRAY,
 	};
+	bool own_string = code->op == I_COMM || code->op == I_DATA;
 	struct kpmod_fetch_insn *out;
 	unsigned int n = 0;
 
@@ -615,6 +632,12 @@ static void emit_prog(struct kp_arg_def *a, const struct kinsn *code)
 		out->rshift = (uint8_t)code->rshift;
 		out->param = code->param;
 		out->imm = code->imm;
+		if (user && out->op == KPMOD_FOP_DEREF)
+			out->op = KPMOD_FOP_UDEREF;
+		else if (user && out->op == KPMOD_FOP_ST_MEM)
+			out->op = KPMOD_FOP_ST_UMEM;
+		else if (user && out->op == KPMOD_FOP_ST_STRING && !own_string)
+			out->op = KPMOD_FOP_ST_USTRING;
 	}
 	memset(&a->insns[n], 0, sizeof(a->insns[n]));
 	a->insns[n++].op = KPMOD_FOP_END;
@@ -741,7 +764,7 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	}
 	code++;
 	code->op = I_END;
-	emit_prog(a, code_buf);
+	emit_prog(a, code_buf, pc->user);
 	return 0;
 }
 
@@ -865,6 +888,121 @@ static int parse_del(struct pctx *pc, struct word *w, size_t nw,
 	return 0;
 }
 
+/* The kernel's "p_<basename to its first . - _>_0x<offset>", 'p' for returns too. */
+static void uprobe_event_name(const struct kp_probe_def *def, char *name, size_t size)
+{
+	const char *base = strrchr(def->path, '/');
+	char tail[KPMOD_MAX_PATH_LEN];
+
+	snprintf(tail, sizeof(tail), "%s", base ? base + 1 : def->path);
+	tail[strcspn(tail, ".-_")] = '\0';
+	/* The whole name is cut at 63 characters later, as the kernel cuts it. */
+	snprintf(name, size, "p_%.64s_0x%llx", tail, (unsigned long long)def->offset);
+}
+
+static size_t uprobe_printback(struct kp_probe_def *def)
+{
+	size_t pos;
+
+	pos = (size_t)snprintf(def->definition, sizeof(def->definition), "%c:%s/%s %s:0x%016llx",
+			       def->kind == KPMOD_PROBE_URETPROBE ? 'r' : 'p', def->group,
+			       def->event, def->path, (unsigned long long)def->offset);
+	if (def->ref_ctr_offset && pos < sizeof(def->definition))
+		pos += (size_t)snprintf(def->definition + pos, sizeof(def->definition) - pos,
+					"(0x%llx)", (unsigned long long)def->ref_ctr_offset);
+	return pos;
+}
+
+static size_t kprobe_printback(struct kp_probe_def *def)
+{
+	bool is_return = def->kind == KPMOD_PROBE_RETURN;
+	size_t pos;
+
+	pos = (size_t)snprintf(def->definition, sizeof(def->definition),
+			       "%c", is_return ? 'r' : 'p');
+	if (def->maxactive)
+		pos += (size_t)snprintf(def->definition + pos,
+					sizeof(def->definition) - pos, "%u",
+					def->maxactive);
+	pos += (size_t)snprintf(def->definition + pos,
+				sizeof(def->definition) - pos, ":%s/%s ",
+				def->group, def->event);
+	if (def->has_addr)
+		pos += (size_t)snprintf(def->definition + pos,
+					sizeof(def->definition) - pos,
+					"0x%016llx",
+					(unsigned long long)def->addr);
+	else
+		pos += (size_t)snprintf(def->definition + pos,
+					sizeof(def->definition) - pos,
+					"%s%s%s", def->module,
+					def->module[0] ? ":" : "", def->symbol);
+	if (!def->has_addr && def->offset)
+		pos += (size_t)snprintf(def->definition + pos,
+					sizeof(def->definition) - pos,
+					"+%u", (unsigned int)def->offset);
+	return pos;
+}
+
+/*
+ * A uprobe's PATH:OFFSET[(REF_CTR_OFFSET)][%return], as
+ * __trace_uprobe_create(): @s is the word, its positions the caret's.
+ */
+static int parse_uprobe_place(struct pctx *pc, const char *s, struct kp_probe_def *def)
+{
+	char buf[KPMOD_MAX_PATH_LEN + 64], msg[sizeof(pc->err->msg)];
+	char *arg, *rctr, *rctr_end, *tmp;
+	size_t len = strlen(s);
+	int code;
+
+	if (len >= sizeof(buf))
+		return ERR(pc, FILE_NOT_FOUND, 0);
+	memcpy(buf, s, len + 1);
+	/* The last ':', as a path may hold one too. */
+	arg = strrchr(buf, ':');
+	*arg++ = '\0';
+	if ((size_t)(arg - 1 - buf) >= sizeof(def->path))
+		return ERR(pc, FILE_NOT_FOUND, 0);
+	strcpy(def->path, buf);
+	code = kp_uprobe_check_file(def->path, UINT64_MAX, pc->arch, msg, sizeof(msg));
+	if (code)
+		return set_err(pc->err, code, pc->base, "%s", msg);
+
+	rctr = strchr(arg, '(');
+	if (rctr) {
+		rctr_end = strchr(rctr, ')');
+		if (!rctr_end)
+			return ERR(pc, REFCNT_OPEN_BRACE, rctr + strlen(rctr) - buf);
+		if (rctr_end[1] != '\0')
+			return ERR(pc, BAD_REFCNT_SUFFIX, rctr_end + 1 - buf);
+		*rctr++ = '\0';
+		*rctr_end = '\0';
+		if (k_strtoull(rctr, 0, &def->ref_ctr_offset))
+			return ERR(pc, BAD_REFCNT, rctr - buf);
+	}
+	tmp = strchr(arg, '%');
+	if (tmp) {
+		if (strcmp(tmp, "%return"))
+			return ERR(pc, BAD_ADDR_SUFFIX, tmp - buf);
+		*tmp = '\0';
+		pc->is_return = true;
+	}
+	if (k_strtoull(arg, 0, &def->offset))
+		return ERR(pc, BAD_UPROBE_OFFS, arg - buf);
+	code = kp_uprobe_check_file(def->path, def->offset, pc->arch, msg, sizeof(msg));
+	if (code)
+		return set_err(pc->err, code, pc->base + (size_t)(arg - buf), "%s", msg);
+	return 0;
+}
+
+/* Whether @s names a uprobe's place: a path, then ':' and a digit. */
+static bool is_uprobe_place(const char *s)
+{
+	const char *colon = strrchr(s, ':');
+
+	return strchr(s, '/') && colon && isdigit((unsigned char)colon[1]);
+}
+
 static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 		     size_t textlen, struct kp_probe_def *def)
 {
@@ -882,7 +1020,10 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 	if (event)
 		event++;
 
+	pc->user = nw > 1 && is_uprobe_place(w[1].s);
 	if (isdigit((unsigned char)w0[1])) {
+		if (pc->user)
+			return ERR(pc, MAXACT_ON_UPROBE, 1);
 		if (!pc->is_return)
 			return ERR(pc, MAXACT_NO_KPROBE, 1);
 		len = event ? (size_t)(event - w0 - 2) : strlen(w0 + 1);
@@ -905,11 +1046,12 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 
 	/* The probed place: an address, else [MOD:]SYM[+OFFS][%return]. */
 	pc->base = w[1].pos;
-	if (!k_strtoull(w[1].s, 0, &def->addr)) {
+	if (pc->user) {
+		if (parse_uprobe_place(pc, w[1].s, def))
+			return -1;
+	} else if (!k_strtoull(w[1].s, 0, &def->addr)) {
 		def->has_addr = true;
 	} else {
-		if (strchr(w[1].s, '/') && strchr(w[1].s, ':'))
-			return ERR(pc, UPROBE, 0);
 		len = strlen(w[1].s);
 		if (len >= sizeof(sym))
 			return ERR(pc, SYMBOL_TOO_LONG, 0);
@@ -959,20 +1101,25 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 				return ERR(pc, BAD_PROBE_ADDR, 0);
 		}
 	}
-	def->kind = pc->is_return ? KPMOD_PROBE_RETURN : KPMOD_PROBE_ENTRY;
+	if (pc->user)
+		def->kind = pc->is_return ? KPMOD_PROBE_URETPROBE : KPMOD_PROBE_UPROBE;
+	else
+		def->kind = pc->is_return ? KPMOD_PROBE_RETURN : KPMOD_PROBE_ENTRY;
 	if (!pc->is_return)
 		def->maxactive = 0;
 
 	/* The names */
 	pc->base = w[0].pos;
-	strcpy(def->group, KP_DEFAULT_GROUP);
+	strcpy(def->group, pc->user ? KP_DEFAULT_UGROUP : KP_DEFAULT_GROUP);
 	if (event && parse_event_name(pc, event, (int)(event - w0), def,
 				      &have_event))
 		return -1;
 	if (!have_event) {
 		char name[sizeof(sym) + 32], *p;
 
-		if (def->has_addr)
+		if (pc->user)
+			uprobe_event_name(def, name, sizeof(name));
+		else if (def->has_addr)
 			snprintf(name, sizeof(name), "%c_0x%016llx",
 				 pc->is_return ? 'r' : 'p',
 				 (unsigned long long)def->addr);
@@ -999,30 +1146,11 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 		def->nargs++;
 	}
 
-	/* The printback, as trace_kprobe_show() */
-	pos = (size_t)snprintf(def->definition, sizeof(def->definition),
-			       "%c", pc->is_return ? 'r' : 'p');
-	if (def->maxactive)
-		pos += (size_t)snprintf(def->definition + pos,
-					sizeof(def->definition) - pos, "%u",
-					def->maxactive);
-	pos += (size_t)snprintf(def->definition + pos,
-				sizeof(def->definition) - pos, ":%s/%s ",
-				def->group, def->event);
-	if (def->has_addr)
-		pos += (size_t)snprintf(def->definition + pos,
-					sizeof(def->definition) - pos,
-					"0x%016llx",
-					(unsigned long long)def->addr);
+	/* The printback, as trace_uprobe_show() or trace_kprobe_show() */
+	if (pc->user)
+		pos = uprobe_printback(def);
 	else
-		pos += (size_t)snprintf(def->definition + pos,
-					sizeof(def->definition) - pos,
-					"%s%s%s", def->module,
-					def->module[0] ? ":" : "", def->symbol);
-	if (!def->has_addr && def->offset)
-		pos += (size_t)snprintf(def->definition + pos,
-					sizeof(def->definition) - pos,
-					"+%u", (unsigned int)def->offset);
+		pos = kprobe_printback(def);
 	for (i = 0; i < def->nargs && pos < sizeof(def->definition); i++)
 		pos += (size_t)snprintf(def->definition + pos,
 					sizeof(def->definition) - pos, " %s",
@@ -1032,6 +1160,65 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 		return ERR(pc, DEF_TOO_LONG, 0);
 	}
 	return 0;
+}
+
+/* The offset of word @n (from 0) of @text, or its length if it has fewer. */
+static size_t word_pos(const char *text, unsigned int n)
+{
+	size_t i = 0, len = strlen(text);
+	unsigned int w = 0;
+
+	for (;;) {
+		while (i < len && isspace((unsigned char)text[i]))
+			i++;
+		if (i >= len || w == n)
+			return i;
+		while (i < len && !isspace((unsigned char)text[i]))
+			i++;
+		w++;
+	}
+}
+
+/* Which word of @text @pos falls in, and @pos's offset into it. */
+static unsigned int word_of(const char *text, size_t pos, size_t *delta)
+{
+	unsigned int n = 0;
+
+	while (word_pos(text, n + 1) <= pos && word_pos(text, n + 1) < strlen(text))
+		n++;
+	*delta = pos - word_pos(text, n);
+	return n;
+}
+
+/*
+ * A u: definition: parsed as the p: definition it expands to; an error
+ * there points into @text: at the same byte of a FETCHARG given as it is,
+ * else at the start of the word that made the expanded one.
+ */
+static int parse_usdt(const char *text, const struct kp_arch *arch, kp_resolve_fn resolve,
+		      void *ctx, enum kp_def_op *op, struct kp_probe_def *out,
+		      struct kp_parse_err *err)
+{
+	char expanded[KPMOD_MAX_DEF_LEN];
+	unsigned int w, given = 0;
+	size_t delta;
+
+	if (op)
+		*op = KP_DEF_ADD;
+	if (kp_usdt_expand(text, arch, expanded, sizeof(expanded), err))
+		return -1;
+	if (!kp_parse_def(expanded, arch, resolve, ctx, op, out, err))
+		return 0;
+	while (word_pos(text, given + 1) < strlen(text))
+		given++;
+	w = word_of(expanded, err->pos, &delta);
+	if (w >= 2 && given >= 2)
+		err->pos = (unsigned int)(word_pos(text, w) +
+					  (strncmp(text + word_pos(text, w), expanded + word_pos(expanded, w),
+						   delta) ? 0 : delta));
+	else
+		err->pos = (unsigned int)word_pos(text, w < 2 ? w : 1);
+	return -1;
 }
 
 int kp_parse_def(const char *text, const struct kp_arch *arch,
@@ -1051,6 +1238,8 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 	memset(out, 0, sizeof(*out));
 	memset(&pc, 0, sizeof(pc));
 	pc.arch = arch ? arch : kp_arch_native();
+	if (text[word_pos(text, 0)] == 'u')
+		return parse_usdt(text, pc.arch, resolve, ctx, op, out, err);
 	pc.resolve = resolve;
 	pc.rctx = ctx;
 	pc.err = err;

@@ -6,6 +6,9 @@
  *   p[:[GRP/|GRP.][EVENT]] [MOD:]SYM[+OFFS]|MEMADDR [FETCHARGS]
  *   r[MAXACTIVE][:[GRP/|GRP.][EVENT]] [MOD:]SYM[+0] [FETCHARGS]
  *   p[:[GRP/][EVENT]] [MOD:]SYM[+0]%return [FETCHARGS]
+ *   p[:[GRP/]EVENT] PATH:OFFSET[(REF_CTR_OFFSET)][%return] [FETCHARGS]
+ *   r[:[GRP/]EVENT] PATH:OFFSET[(REF_CTR_OFFSET)] [FETCHARGS]
+ *   u[:[GRP/][EVENT]] PATH:PROVIDER:NAME [NAME=argN[:TYPE]|FETCHARGS] (usdt_def.c)
  *   -:[GRP/]EVENT
  *
  * The rules, the error positions, the generated names and the printback
@@ -53,6 +56,7 @@ const char *kp_arch_reg_name(const struct kp_arch *arch, unsigned int num);
 #define KP_ARG_TEXT_LEN		(KPMOD_MAX_ARG_NAME_LEN + 64 + 1)
 #define KP_MAX_ARGSTR_LEN	63	/* MAX_ARGSTR_LEN: one FETCHARG[:TYPE] */
 #define KP_DEFAULT_GROUP	"kprobes"
+#define KP_DEFAULT_UGROUP	"uprobes"
 
 struct kp_arg_def {
 	char name[KPMOD_MAX_ARG_NAME_LEN];
@@ -68,13 +72,16 @@ struct kp_arg_def {
 struct kp_probe_def {
 	char group[KPMOD_MAX_NAME_LEN];	/* KP_DEL: "" = any group */
 	char event[KPMOD_MAX_NAME_LEN];	/* KP_DEL: "" = every event of group */
-	uint32_t kind;		/* KPMOD_PROBE_ENTRY / KPMOD_PROBE_RETURN */
+	uint32_t kind;		/* enum kpmod_probe_kind */
 	char symbol[KPMOD_MAX_SYMBOL_LEN];	/* without MOD: and +OFFS */
 	char module[KPMOD_MAX_MODULE_LEN];	/* "" unless MOD:SYM */
 	uint64_t offset;	/* SYM+OFFS */
 	uint64_t addr;		/* MEMADDR, when has_addr */
 	bool has_addr;
 	uint32_t maxactive;	/* 0: the kernel's default */
+	/* uprobes (kind KPMOD_PROBE_UPROBE / _URETPROBE): offset is in the file */
+	char path[KPMOD_MAX_PATH_LEN];
+	uint64_t ref_ctr_offset;	/* (REF_CTR_OFFSET): the semaphore, or 0 */
 	unsigned int nargs;
 	struct kp_arg_def args[KPMOD_MAX_ARGS];
 	char definition[KPMOD_MAX_DEF_LEN];	/* as kprobe_events prints it */
@@ -109,7 +116,7 @@ struct kp_probe_def {
 	E(BAD_MEM_ADDR,		"Invalid memory address")		\
 	E(BAD_IMM,		"Invalid immediate value")		\
 	E(IMMSTR_NO_CLOSE,	"String is not closed with '\"'")	\
-	E(FILE_ON_KPROBE,	"File offset is only for uprobes")	\
+	E(FILE_ON_KPROBE,	"File offset is not available with kprobe") \
 	E(TOO_MANY_OPS,		"Dereference is nested too deeply")	\
 	E(DEREF_NEED_BRACE,	"Dereference needs a brace")		\
 	E(BAD_DEREF_OFFS,	"Invalid dereference offset")		\
@@ -135,8 +142,9 @@ struct kp_probe_def {
 	E(EVENT_TOO_BIG,	"Event is too big (max 3072 bytes of arguments)") \
 	/* kpmod's own */						\
 	E(EMPTY,		"Empty definition")			\
-	E(BAD_COMMAND,		"Definition must start with p, r or -")	\
+	E(BAD_COMMAND,		"Definition must start with p, r, u or -")	\
 	E(NO_PROBE_POINT,	"Probe point is not specified")		\
+	/* retired (kept: the exit codes of the codes after it never move) */ \
 	E(UPROBE,		"Uprobe definitions are not supported")	\
 	E(SYMBOL_TOO_LONG,	"Symbol name is too long (max 511)")	\
 	E(MODULE_TOO_LONG,	"Module name is too long (max 55)")	\
@@ -150,7 +158,23 @@ struct kp_probe_def {
 	E(TOO_MANY_ARGS,	"Too many arguments (max 128)")		\
 	E(DEF_TOO_LONG,		"Definition is too long (max 4095)")	\
 	E(DEL_EXTRA_ARGS,	"Delete takes only -:[GRP/]EVENT")	\
-	E(DURATION_ON_PROBE,	"$duration is only for return probes")
+	E(DURATION_ON_PROBE,	"$duration is only for return probes")	\
+	/* the kernel's uprobe_events' (trace_probe.h), then kpmod's */	\
+	E(FILE_NOT_FOUND,	"Failed to find the given file")	\
+	E(NO_REGULAR_FILE,	"Not a regular file")			\
+	E(BAD_REFCNT,		"Invalid reference counter offset")	\
+	E(REFCNT_OPEN_BRACE,	"Reference counter brace is not closed") \
+	E(BAD_REFCNT_SUFFIX,	"Reference counter has wrong suffix")	\
+	E(BAD_UPROBE_OFFS,	"Invalid uprobe offset")		\
+	E(BAD_FILE_OFFS,	"Invalid file offset value")		\
+	E(SYM_ON_UPROBE,	"Symbol is not available with uprobe")	\
+	E(NOT_ELF,		"Not an ELF file")			\
+	E(ELF_OTHER_ARCH,	"ELF file of another architecture")	\
+	E(OFFS_NOT_EXEC,	"Offset is outside any executable segment") \
+	E(UPROBE_VAR,		"Not available with uprobe")		\
+	E(MAXACT_ON_UPROBE,	"Maxactive is only for kprobes")		\
+	E(UNKNOWN_MARKER,	"Unknown USDT marker")			\
+	E(BAD_USDT_ARG,		"USDT argument not available")
 
 #define E(code, msg) KP_E_##code,
 enum kp_parse_errcode { KP_PARSE_ERRORS KP_E__COUNT };
@@ -213,6 +237,20 @@ void kp_format_parse_err(FILE *f, const char *text,
 /* The same, "kpmod: WHERE: error: …" (e.g. "probes.conf:3"); @where may be NULL. */
 void kp_format_parse_err_at(FILE *f, const char *where, const char *text,
 			    const struct kp_parse_err *err);
+
+/*
+ * The checks of a uprobe's file that the kernel's uprobe_events makes
+ * (FILE_NOT_FOUND, NO_REGULAR_FILE) and kpmod's own (NOT_ELF,
+ * ELF_OTHER_ARCH, OFFS_NOT_EXEC): 0, or an error code with @msg filled.
+ * In uprobe_file.c; kp_parse_def() calls it.
+ */
+int kp_uprobe_check_file(const char *path, uint64_t offset, const struct kp_arch *arch,
+			 char *msg, size_t msglen);
+
+static inline bool kp_def_is_uprobe(const struct kp_probe_def *def)
+{
+	return def->kind == KPMOD_PROBE_UPROBE || def->kind == KPMOD_PROBE_URETPROBE;
+}
 
 /* The name of a type ("u32", "string", "b3@4/32" prints "bitfield"). */
 const char *kp_type_name(uint32_t type);

@@ -8,6 +8,7 @@
 #ifndef KPMOD_PROBE_DESC_H
 #define KPMOD_PROBE_DESC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "uapi/kpmod.h"
@@ -33,5 +34,17 @@ struct kp_probe_desc {
 	uint32_t nargs;
 	struct kp_arg_desc args[KPMOD_MAX_ARGS];
 };
+
+/* Whether a probe of @kind records a function's returns. */
+static inline bool kp_kind_is_return(uint32_t kind)
+{
+	return kind == KPMOD_PROBE_RETURN || kind == KPMOD_PROBE_URETPROBE;
+}
+
+/* Whether @kind is a uprobe's: its addresses are the process', not the kernel's. */
+static inline bool kp_kind_is_uprobe(uint32_t kind)
+{
+	return kind == KPMOD_PROBE_UPROBE || kind == KPMOD_PROBE_URETPROBE;
+}
 
 #endif

@@ -39,7 +39,8 @@ void kp_list_json(FILE *out, const struct kp_probe_list *l)
 
 		fputs(i ? ",\n{" : "{", out);
 		kp_probe_name_json(out, p);
-		kp_jstr(out, "kind", p->desc.kind == KPMOD_PROBE_RETURN ? "r" : "p", ",");
+		kp_jstr(out, "kind", kp_kind_is_return(p->desc.kind) ? "r" : "p", ",");
+		kp_jstr(out, "type", kp_kind_is_uprobe(p->desc.kind) ? "uprobe" : "kprobe", ",");
 		kp_jstr(out, "definition", p->definition, ",");
 		kp_jstr(out, "symbol", p->desc.symbol, ",");
 		kp_jstr(out, "module", p->desc.module, ",");

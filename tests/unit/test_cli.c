@@ -395,6 +395,21 @@ START_TEST(definition_error_codes_never_move)
 		{ KP_E_DEF_TOO_LONG, 61 },
 		{ KP_E_DEL_EXTRA_ARGS, 62 },
 		{ KP_E_DURATION_ON_PROBE, 63 },
+		{ KP_E_FILE_NOT_FOUND, 64 },
+		{ KP_E_NO_REGULAR_FILE, 65 },
+		{ KP_E_BAD_REFCNT, 66 },
+		{ KP_E_REFCNT_OPEN_BRACE, 67 },
+		{ KP_E_BAD_REFCNT_SUFFIX, 68 },
+		{ KP_E_BAD_UPROBE_OFFS, 69 },
+		{ KP_E_BAD_FILE_OFFS, 70 },
+		{ KP_E_SYM_ON_UPROBE, 71 },
+		{ KP_E_NOT_ELF, 72 },
+		{ KP_E_ELF_OTHER_ARCH, 73 },
+		{ KP_E_OFFS_NOT_EXEC, 74 },
+		{ KP_E_UPROBE_VAR, 75 },
+		{ KP_E_MAXACT_ON_UPROBE, 76 },
+		{ KP_E_UNKNOWN_MARKER, 77 },
+		{ KP_E_BAD_USDT_ARG, 78 },
 	};
 	unsigned int i;
 

@@ -364,7 +364,7 @@ START_TEST(descriptions_are_checked)
 	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), -EINVAL);
 	p.args[0].type = KPMOD_T_BITFIELD;	/* any container size */
 	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), 0);
-	p.kind = 3;
+	p.kind = KPMOD_PROBE_URETPROBE + 1;
 	ck_assert_int_eq(kp_probe_desc_check(&p, err, sizeof(err)), -EINVAL);
 	ck_assert_uint_eq(kp_format_type_size(KPMOD_T_X16), 2);
 	ck_assert_uint_eq(kp_format_type_size(KPMOD_T_SYMBOL), 8);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe_def.h"
 #include "suites.h"
@@ -825,7 +826,6 @@ START_TEST(more_errors)
 	ck_assert(parse("p +10")->has_addr);
 	check_err("p ^mod:", KP_E_BAD_PROBE_ADDR);
 	check_err("p ^:sym", KP_E_BAD_PROBE_ADDR);
-	check_err("p ^/bin/sh:0x10", KP_E_UPROBE);
 	check_err("p vfs_read^%returnx", KP_E_BAD_ADDR_SUFFIX);
 	check_err("p:foo/bar vfs_read^%return+0", KP_E_BAD_ADDR_SUFFIX);
 	check_err("p:^foo-bar vfs_read", KP_E_BAD_EVENT_NAME);
@@ -997,6 +997,166 @@ END_TEST
 
 KP_SUITE(probe_def_suite)
 
+/*
+ * This test program's own file (/proc/self/exe, an ELF of the native arch)
+ * and a file offset in its executable mapping, from /proc/self/maps.
+ */
+static uint64_t exe_text_offset(void)
+{
+	unsigned long lo, hi, off;
+	char line[512], perms[8], exe[512], path[512];
+	uint64_t found = 0;
+	ssize_t n;
+	FILE *f;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	f = fopen("/proc/self/maps", "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &lo, &hi, perms, &off, path) == 5 &&
+		    perms[2] == 'x' && !strcmp(path, exe)) {
+			found = off + 0x10;
+			break;
+		}
+	}
+	fclose(f);
+	ck_assert_msg(found, "no executable mapping of %s", exe);
+	return found;
+}
+
+START_TEST(uprobes)
+{
+	const struct kp_probe_def *d;
+	uint64_t off = exe_text_offset();
+	char text[512], want[512], caret[512];
+
+	snprintf(text, sizeof(text), "p /proc/self/exe:0x%llx %%di s=+0(%%si):string "
+		 "f=@+0x10:u64 sp=$stack s1=$stack1 c=$comm m=-8(+16($stack)):s32",
+		 (unsigned long long)off);
+	d = parse(text);
+	ck_assert_uint_eq(d->kind, KPMOD_PROBE_UPROBE);
+	ck_assert_str_eq(d->group, "uprobes");
+	snprintf(want, sizeof(want), "p_exe_0x%llx", (unsigned long long)off);
+	ck_assert_str_eq(d->event, want);
+	ck_assert_str_eq(d->path, "/proc/self/exe");
+	ck_assert_uint_eq(d->offset, off);
+	snprintf(want, sizeof(want), "p:uprobes/p_exe_0x%llx /proc/self/exe:0x%016llx arg1=%%di "
+		 "s=+0(%%si):string f=@+0x10:u64 sp=$stack s1=$stack1 c=$comm m=-8(+16($stack)):s32",
+		 (unsigned long long)off, (unsigned long long)off);
+	ck_assert_str_eq(d->definition, want);
+	/* Memory is the process': user loads and stores. */
+	check_arg_n(d, 1, "s", KPMOD_T_STRING, 0, "s=+0(%si):string",
+		    (struct insn[]){ OPP(REG, KPMOD_REG_X86_SI), ST(ST_USTRING, 0, 0) }, 2);
+	check_arg_n(d, 2, "f", KPMOD_T_U64, 0, "f=@+0x10:u64",
+		    (struct insn[]){ OPI(FILE_OFFSET, 0x10), ST(ST_UMEM, 8, 0) }, 2);
+	check_arg_n(d, 5, "c", KPMOD_T_STRING, 0, "c=$comm",
+		    (struct insn[]){ OP(COMM), ST(ST_STRING, 0, 0) }, 2);
+	check_arg_n(d, 6, "m", KPMOD_T_S32, 0, "m=-8(+16($stack)):s32",
+		    (struct insn[]){ OP(STACKP), OPI(UDEREF, 16), ST(ST_UMEM, 4, -8) }, 3);
+
+	snprintf(text, sizeof(text), "r:g/ev /proc/self/exe:0x%llx $retval", (unsigned long long)off);
+	d = parse(text);
+	ck_assert_uint_eq(d->kind, KPMOD_PROBE_URETPROBE);
+	snprintf(text, sizeof(text), "p /proc/self/exe:0x%llx%%return", (unsigned long long)off);
+	d = parse(text);
+	ck_assert_uint_eq(d->kind, KPMOD_PROBE_URETPROBE);
+	/* The kernel names return uprobes with 'p' too. */
+	snprintf(want, sizeof(want), "p_exe_0x%llx", (unsigned long long)off);
+	ck_assert_str_eq(d->event, want);
+	snprintf(text, sizeof(text), "p /proc/self/exe:0x%llx(0x20)", (unsigned long long)off);
+	d = parse(text);
+	ck_assert_uint_eq(d->ref_ctr_offset, 0x20);
+	ck_assert_msg(strstr(d->definition, ":0x") && strstr(d->definition, "(0x20)"),
+		      "%s", d->definition);
+
+	check_err("p ^/no/such/file:0x10", KP_E_FILE_NOT_FOUND);
+	check_err("p ^/proc/self:0x10", KP_E_NO_REGULAR_FILE);
+	check_err("p ^/proc/self/status:0x10", KP_E_NOT_ELF);
+	check_err("p /proc/self/exe:^0x10", KP_E_OFFS_NOT_EXEC);
+	check_err("p /proc/self/exe:^0x1z", KP_E_BAD_UPROBE_OFFS);
+	check_err("p /proc/self/exe:0x10^%ret", KP_E_BAD_ADDR_SUFFIX);
+	check_err("p /proc/self/exe:0x10(0x8^", KP_E_REFCNT_OPEN_BRACE);
+	check_err("p /proc/self/exe:0x10(0x8)^x", KP_E_BAD_REFCNT_SUFFIX);
+	check_err("p /proc/self/exe:0x10(^zz)", KP_E_BAD_REFCNT);
+	check_err("r^2 /proc/self/exe:0x10", KP_E_MAXACT_ON_UPROBE);
+	check_err_arch("p ^/proc/self/exe:0x10", KP_E_ELF_OTHER_ARCH,
+		       kp_arch_native() == x86() ? arm() : x86());
+	check_err("p vfs_read ^@+10", KP_E_FILE_ON_KPROBE);
+	snprintf(caret, sizeof(caret), "p /proc/self/exe:0x%llx ^@jiffies", (unsigned long long)off);
+	check_err(caret, KP_E_SYM_ON_UPROBE);
+	snprintf(caret, sizeof(caret), "p /proc/self/exe:0x%llx ^@+zz", (unsigned long long)off);
+	check_err(caret, KP_E_BAD_FILE_OFFS);
+	snprintf(caret, sizeof(caret), "p /proc/self/exe:0x%llx ^$arg1", (unsigned long long)off);
+	check_err(caret, KP_E_BAD_VAR);
+	snprintf(caret, sizeof(caret), "r /proc/self/exe:0x%llx ^$duration", (unsigned long long)off);
+	check_err(caret, KP_E_UPROBE_VAR);
+}
+END_TEST
+
+#ifdef KP_USDT_FIXTURES
+#define UT_X86 KP_USDT_FIXTURES "/utarget-x86_64"
+
+START_TEST(usdt_definitions)
+{
+	const struct kp_probe_def *d;
+	char caret[512];
+
+	if (access(UT_X86, R_OK))
+		return;	/* no x86_64 compiler for the fixture */
+	d = parse_arch("u " UT_X86 ":kpmod:tick", x86());
+	ck_assert_uint_eq(d->kind, KPMOD_PROBE_UPROBE);
+	ck_assert_str_eq(d->group, "sdt_kpmod");
+	ck_assert_str_eq(d->event, "tick");
+	ck_assert_str_eq(d->path, UT_X86);
+	ck_assert_uint_eq(d->ref_ctr_offset, 0);
+	/* The note's sizes give the types: (long, char *, struct *). */
+	ck_assert_uint_eq(d->nargs, 3);
+	ck_assert_str_eq(d->args[0].name, "arg1");
+	ck_assert_uint_eq(d->args[0].type, KPMOD_T_S64);
+	ck_assert_uint_eq(d->args[1].type, KPMOD_T_U64);
+	ck_assert_msg(!strncmp(d->definition, "p:sdt_kpmod/tick " UT_X86 ":0x", 17 + strlen(UT_X86) + 3),
+		      "%s", d->definition);
+
+	/* The semaphore, names, a pointer read as a string, a FETCHARG as it is. */
+	d = parse_arch("u:g/e " UT_X86 ":kpmod:tock i=arg1 v=arg2:x64 c=$comm", x86());
+	ck_assert_str_eq(d->group, "g");
+	ck_assert_str_eq(d->event, "e");
+	ck_assert_uint_ne(d->ref_ctr_offset, 0);
+	ck_assert_uint_eq(d->nargs, 3);
+	ck_assert_str_eq(d->args[1].name, "v");
+	ck_assert_uint_eq(d->args[1].type, KPMOD_T_X64);
+	d = parse_arch("u:ev " UT_X86 ":kpmod:tick w=arg2:string", x86());
+	ck_assert_str_eq(d->group, "sdt_kpmod");
+	ck_assert_str_eq(d->event, "ev");
+	ck_assert_uint_eq(d->args[0].type, KPMOD_T_STRING);
+	ck_assert_uint_eq(d->args[0].insns[1].op, KPMOD_FOP_ST_USTRING);
+	/* argN inside a FETCHARG */
+	d = parse_arch("u " UT_X86 ":kpmod:tick v=+0(arg3):s64 m=-8(+16(arg3)):u8", x86());
+	ck_assert_uint_eq(d->args[0].insns[1].op, KPMOD_FOP_ST_UMEM);
+	ck_assert_uint_eq(d->args[1].insns[1].op, KPMOD_FOP_UDEREF);
+	ck_assert_msg(strstr(d->definition, " v=+0(%r") && !strstr(d->definition, "arg3"), "%s",
+		      d->definition);
+	/* A RIP-relative argument: @+OFFSET, user memory. */
+	d = parse_arch("u " UT_X86 ":kpmod:mem", x86());
+	ck_assert_uint_eq(d->args[0].insns[0].op, KPMOD_FOP_FILE_OFFSET);
+
+	check_err_arch("u " UT_X86 ":^kpmod:nope", KP_E_UNKNOWN_MARKER, x86());
+	check_err_arch("u ^" UT_X86 ":kpmodtick", KP_E_UNKNOWN_MARKER, x86());
+	check_err_arch("u " UT_X86 ":kpmod:tick x=^arg4", KP_E_BAD_USDT_ARG, x86());
+	check_err_arch("u " UT_X86 ":kpmod:tick x=+8(^arg0)", KP_E_BAD_USDT_ARG, x86());
+	check_err_arch("u ^" UT_X86 ":kpmod:tick", KP_E_ELF_OTHER_ARCH, arm());
+	check_err_arch("u ^/proc/self/status:a:b", KP_E_NOT_ELF, x86());
+	check_err_arch("u ^/no/such:a:b", KP_E_FILE_NOT_FOUND, x86());
+	check_err_arch("u^x " UT_X86 ":kpmod:tick", KP_E_BAD_COMMAND, x86());
+	/* An error in a FETCHARG given as it is points into it. */
+	snprintf(caret, sizeof(caret), "u " UT_X86 ":kpmod:tick %%di +0(^%%zz)");
+	check_err_arch(caret, KP_E_BAD_REG_NAME, x86());
+}
+END_TEST
+#endif
+
 static Suite *probe_def_suite(void)
 {
 	Suite *s = suite_create("probe_def");
@@ -1019,6 +1179,10 @@ static Suite *probe_def_suite(void)
 	tcase_add_test(tc, limits);
 	tcase_add_test(tc, format_parse_err);
 	tcase_add_test(tc, error_table);
+	tcase_add_test(tc, uprobes);
+#ifdef KP_USDT_FIXTURES
+	tcase_add_test(tc, usdt_definitions);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

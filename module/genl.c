@@ -491,8 +491,13 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 	}
 	if (attrs[KPMOD_A_PROBE_DEFINITION])
 		p->definition = nla_strdup(attrs[KPMOD_A_PROBE_DEFINITION], GFP_KERNEL);
+	else if (kpmod_probe_is_uprobe(p) && p->up.ref_ctr_offset)
+		p->definition = kasprintf(GFP_KERNEL, "%c:%s/%s %s:0x%016llx(0x%llx)",
+					  kpmod_probe_is_return(p) ? 'r' : 'p', p->group, p->event,
+					  (char *)nla_data(attrs[KPMOD_A_PROBE_PATH]), p->offset,
+					  p->up.ref_ctr_offset);
 	else if (kpmod_probe_is_uprobe(p))
-		p->definition = kasprintf(GFP_KERNEL, "%c:%s/%s %s:0x%llx",
+		p->definition = kasprintf(GFP_KERNEL, "%c:%s/%s %s:0x%016llx",
 					  kpmod_probe_is_return(p) ? 'r' : 'p', p->group, p->event,
 					  (char *)nla_data(attrs[KPMOD_A_PROBE_PATH]), p->offset);
 	else
@@ -509,6 +514,12 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 			if (ret)
 				goto fail;
 		}
+	}
+	/* A uprobe's file, looked up here: outside kpmod_lock, as it may block. */
+	if (kpmod_probe_is_uprobe(p)) {
+		ret = kpmod_uprobe_init(p, nla_data(attrs[KPMOD_A_PROBE_PATH]), info->extack);
+		if (ret)
+			goto fail;
 	}
 	/* A one-shot run's, in force from the first hit too. */
 	ret = kpmod_genl_pid_tree(info, &p->pid_tree);
@@ -571,8 +582,7 @@ static int kpmod_genl_probe_add(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&kpmod_lock);
 	if (kpmod_probe_is_uprobe(p))
-		ret = kpmod_probe_register_user(p, nla_data(info->attrs[KPMOD_A_PROBE_PATH]),
-						info->extack);
+		ret = kpmod_probe_register_user(p, info->extack);
 	else
 		ret = kpmod_probe_register(p, info->extack);
 	if (ret) {

@@ -374,6 +374,8 @@ void kpmod_probe_free(struct kpmod_probe *p)
 	kpmod_triggers_free(p);
 	kfree(p->args);
 	kfree(p->definition);
+	if (kpmod_probe_is_uprobe(p))
+		kpmod_uprobe_release(p);
 	kfree(p);
 }
 
@@ -556,18 +558,12 @@ static void kpmod_probe_list_add(struct kpmod_probe *p)
 	kpmod_probes_gen++;
 }
 
-int kpmod_probe_register_user(struct kpmod_probe *p, const char *path,
-			      struct netlink_ext_ack *extack)
+int kpmod_probe_register_user(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
 	int ret = kpmod_probe_admit(p, extack);
 
 	if (ret)
 		return ret;
-	ret = kpmod_uprobe_init(p, path, extack);
-	if (ret) {
-		kpmod_uprobe_release(p);
-		return ret;
-	}
 	if (p->kind == KPMOD_PROBE_URETPROBE)
 		p->up.uc.ret_handler = kpmod_uretprobe_handler;
 	else

@@ -86,9 +86,11 @@ struct kpmod_probe *kpmod_probe_alloc(u32 nargs);
 void kpmod_probe_free(struct kpmod_probe *p);
 /* Lays out the slots, then registers (disabled); kpmod_lock held. */
 int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack);
-/* The same for a uprobe on @path (not registered with the kernel until armed). */
-int kpmod_probe_register_user(struct kpmod_probe *p, const char *path,
-			      struct netlink_ext_ack *extack);
+/*
+ * The same for a uprobe, its file already looked up (kpmod_uprobe_init(),
+ * outside kpmod_lock): it is registered with the kernel when armed.
+ */
+int kpmod_probe_register_user(struct kpmod_probe *p, struct netlink_ext_ack *extack);
 /* kpmod_lock held. */
 struct kpmod_probe *kpmod_probe_find(const char *group, const char *event);
 /* -EBUSY, the reason in @extack, while enabled, with triggers or switched by one. */

@@ -22,11 +22,11 @@ struct kpmod_uprobe {
 	bool registered;
 };
 
-/* Looks @path up and checks the offsets against it; kpmod_lock held. */
+/* Looks @path up and checks the offsets against it; kpmod_lock not needed. */
 int kpmod_uprobe_init(struct kpmod_probe *p, const char *path, struct netlink_ext_ack *extack);
 /* Registers (@on) or unregisters the uprobe; kpmod_lock held. */
 int kpmod_uprobe_arm(struct kpmod_probe *p, bool on);
-/* Unregisters if armed and lets the file go; kpmod_lock held. */
+/* Unregisters if armed and lets the file go (kpmod_lock held if registered). */
 void kpmod_uprobe_release(struct kpmod_probe *p);
 
 #endif /* _KPMOD_UPROBE_H */

@@ -122,16 +122,13 @@ static void kp_field_json(FILE *out, const struct kp_field *f, bool first)
 /* The kernel's __set_print_fmt(). */
 static void kp_print_fmt(char *buf, size_t len, const struct kp_probe_info *p)
 {
-	bool ret_probe = kp_kind_is_return(p->desc.kind), user = kp_kind_is_uprobe(p->desc.kind);
+	bool ret_probe = kp_kind_is_return(p->desc.kind);
 	size_t pos = 0;
 	uint32_t i, j;
 
 #define KP_PUT(...) (pos += snprintf(buf + pos, pos < len ? len - pos : 0, __VA_ARGS__))
-	/* trace_uprobe.c's print format writes its addresses with 0x. */
-	if (user)
-		KP_PUT("\"%s", ret_probe ? "(0x%lx <- 0x%lx)" : "(0x%lx)");
-	else
-		KP_PUT("\"%s", ret_probe ? "(%lx <- %lx)" : "(%lx)");
+	/* uprobes' too (trace_uprobe.c prints 0x only in the trace text). */
+	KP_PUT("\"%s", ret_probe ? "(%lx <- %lx)" : "(%lx)");
 	for (i = 0; i < p->desc.nargs; i++) {
 		const struct kp_arg_desc *a = &p->desc.args[i];
 		bool is_signed, is_string;

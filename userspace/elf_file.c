@@ -32,7 +32,7 @@ static uint64_t le64(const unsigned char *p)
 #define F32(buf, type, field) le32((buf) + offsetof(type, field))
 #define F64(buf, type, field) le64((buf) + offsetof(type, field))
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+int kp_elf_err(char *err, size_t errlen, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,15 +80,15 @@ const char *kp_elf_machine_name(uint16_t machine)
 static int check_ident(struct kp_elf *e, const unsigned char *h, char *err, size_t errlen)
 {
 	if (e->size < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG))
-		return fail(err, errlen, -ENOEXEC, "not an ELF file");
+		return kp_elf_err(err, errlen, -ENOEXEC, "not an ELF file");
 	if (h[EI_CLASS] != ELFCLASS64 || h[EI_DATA] != ELFDATA2LSB)
-		return fail(err, errlen, -ENOEXEC, "not a 64-bit little-endian ELF file");
+		return kp_elf_err(err, errlen, -ENOEXEC, "not a 64-bit little-endian ELF file");
 	if (e->size < sizeof(Elf64_Ehdr))
-		return fail(err, errlen, -ENOEXEC, "truncated ELF header");
+		return kp_elf_err(err, errlen, -ENOEXEC, "truncated ELF header");
 	e->type = F16(h, Elf64_Ehdr, e_type);
 	e->machine = F16(h, Elf64_Ehdr, e_machine);
 	if (!kp_elf_machine_name(e->machine))
-		return fail(err, errlen, -ENOEXEC, "unsupported machine %u", e->machine);
+		return kp_elf_err(err, errlen, -ENOEXEC, "unsupported machine %u", e->machine);
 	return 0;
 }
 
@@ -121,14 +121,14 @@ static int read_segs(struct kp_elf *e, const unsigned char *h, char *err, size_t
 	int ret;
 
 	if (n && F16(h, Elf64_Ehdr, e_phentsize) != sizeof(Elf64_Phdr))
-		return fail(err, errlen, -ENOEXEC, "bad program header size");
+		return kp_elf_err(err, errlen, -ENOEXEC, "bad program header size");
 	ret = read_table(e, off, n, sizeof(Elf64_Phdr), &tab);
 	if (ret)
-		return fail(err, errlen, ret, "program headers past the end of the file");
+		return kp_elf_err(err, errlen, ret, "program headers past the end of the file");
 	e->segs = calloc(n ? n : 1, sizeof(*e->segs));
 	if (!e->segs) {
 		free(tab);
-		return fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+		return kp_elf_err(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	}
 	for (i = 0; i < n; i++) {
 		struct kp_elf_seg *s = &e->segs[e->nsegs];
@@ -196,11 +196,11 @@ static int name_secs(struct kp_elf *e, const unsigned char *tab, uint32_t strndx
 	if (strndx == SHN_UNDEF || !e->nsecs)
 		return 0;
 	if (strndx >= e->nsecs)
-		return fail(err, errlen, -ENOEXEC, "section name table index %u out of range",
+		return kp_elf_err(err, errlen, -ENOEXEC, "section name table index %u out of range",
 			    strndx);
 	ret = kp_elf_section_data(e, &e->secs[strndx], &e->shstr);
 	if (ret)
-		return fail(err, errlen, ret, "section name table past the end of the file");
+		return kp_elf_err(err, errlen, ret, "section name table past the end of the file");
 	e->shstr_len = e->secs[strndx].size;
 	for (i = 0; i < e->nsecs; i++) {
 		off = F32(tab + i * sizeof(Elf64_Shdr), Elf64_Shdr, sh_name);
@@ -218,14 +218,14 @@ static int read_secs(struct kp_elf *e, const unsigned char *h, char *err, size_t
 
 	ret = sec_counts(e, h, &n, &strndx);
 	if (ret)
-		return fail(err, errlen, -ENOEXEC, "bad section headers");
+		return kp_elf_err(err, errlen, -ENOEXEC, "bad section headers");
 	ret = read_table(e, F64(h, Elf64_Ehdr, e_shoff), n, sizeof(Elf64_Shdr), &tab);
 	if (ret)
-		return fail(err, errlen, ret, "section headers past the end of the file");
+		return kp_elf_err(err, errlen, ret, "section headers past the end of the file");
 	e->secs = calloc(n ? n : 1, sizeof(*e->secs));
 	if (!e->secs) {
 		free(tab);
-		return fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+		return kp_elf_err(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	}
 	e->nsecs = n;
 	for (i = 0; i < n; i++)
@@ -241,13 +241,13 @@ static int open_file(struct kp_elf *e, const char *path, char *err, size_t errle
 
 	e->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (e->fd < 0)
-		return fail(err, errlen, -errno, "%s", strerror(errno));
+		return kp_elf_err(err, errlen, -errno, "%s", strerror(errno));
 	if (fstat(e->fd, &st))
-		return fail(err, errlen, -errno, "%s", strerror(errno));
+		return kp_elf_err(err, errlen, -errno, "%s", strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return fail(err, errlen, -EISDIR, "%s", strerror(EISDIR));
+		return kp_elf_err(err, errlen, -EISDIR, "%s", strerror(EISDIR));
 	if (!S_ISREG(st.st_mode))
-		return fail(err, errlen, -ENOEXEC, "not a regular file");
+		return kp_elf_err(err, errlen, -ENOEXEC, "not a regular file");
 	e->size = (uint64_t)st.st_size;
 	return 0;
 }
@@ -262,7 +262,7 @@ int kp_elf_open(struct kp_elf *e, const char *path, char *err, size_t errlen)
 	if (!ret) {
 		ret = kp_elf_read(e, 0, h, e->size < sizeof(h) ? e->size : sizeof(h));
 		if (ret)
-			fail(err, errlen, ret, "%s", strerror(-ret));
+			kp_elf_err(err, errlen, ret, "%s", strerror(-ret));
 	}
 	if (!ret)
 		ret = check_ident(e, h, err, errlen);

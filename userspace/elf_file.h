@@ -54,6 +54,10 @@ struct kp_elf {
  * "unsupported machine N", or what is truncated or out of bounds.
  */
 int kp_elf_open(struct kp_elf *e, const char *path, char *err, size_t errlen);
+
+/* Formats @fmt into @err (@errlen bytes) and returns @ret: errors' one line. */
+int kp_elf_err(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void kp_elf_close(struct kp_elf *e);
 
 /* "x86_64", "arm64", or NULL for any other machine. */

@@ -894,8 +894,14 @@ static void uprobe_event_name(const struct kp_probe_def *def, char *name, size_t
 	const char *base = strrchr(def->path, '/');
 	char tail[KPMOD_MAX_PATH_LEN];
 
+	char *c;
+
 	snprintf(tail, sizeof(tail), "%s", base ? base + 1 : def->path);
 	tail[strcspn(tail, ".-_")] = '\0';
+	/* kpmod's: what else a file name holds cannot be in an event name. */
+	for (c = tail; *c; c++)
+		if (!isalnum((unsigned char)*c))
+			*c = '_';
 	/* The whole name is cut at 63 characters later, as the kernel cuts it. */
 	snprintf(name, size, "p_%.64s_0x%llx", tail, (unsigned long long)def->offset);
 }
@@ -1051,6 +1057,9 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 			return -1;
 	} else if (!k_strtoull(w[1].s, 0, &def->addr)) {
 		def->has_addr = true;
+	} else if (strchr(w[1].s, '/') && strrchr(w[1].s, ':')) {
+		/* A path, then no number: neither parser of the kernel takes it. */
+		return ERR(pc, BAD_UPROBE_OFFS, strrchr(w[1].s, ':') + 1 - w[1].s);
 	} else {
 		len = strlen(w[1].s);
 		if (len >= sizeof(sym))

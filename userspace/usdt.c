@@ -19,16 +19,6 @@
 #define KP_NT_STAPSDT 3
 #define KP_STAPSDT_ADDRS 3
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 static uint32_t get32(const char *p)
 {
 	uint32_t v;
@@ -134,11 +124,11 @@ static int place(const struct kp_elf *e, struct kp_usdt *m, uint64_t note_base,
 	}
 	if (kp_elf_vaddr_to_offset(e, m->pc, &m->offset) ||
 	    !kp_elf_offset_exec(e, m->offset))
-		return fail(err, errlen, -ENOEXEC,
+		return kp_elf_err(err, errlen, -ENOEXEC,
 			    "marker %s:%s at 0x%llx: offset outside any executable segment",
 			    m->provider, m->name, (unsigned long long)m->pc);
 	if (m->sema && kp_elf_vaddr_to_offset(e, m->sema, &m->sema_offset))
-		return fail(err, errlen, -ENOEXEC,
+		return kp_elf_err(err, errlen, -ENOEXEC,
 			    "marker %s:%s: semaphore at 0x%llx outside any segment",
 			    m->provider, m->name, (unsigned long long)m->sema);
 	return 0;
@@ -160,16 +150,16 @@ static int add_marker(const struct kp_elf *e, const struct note *n,
 
 	grown = realloc(*markers, (*count + 1) * sizeof(**markers));
 	if (!grown)
-		return fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+		return kp_elf_err(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	*markers = grown;
 	m = &grown[*count];
 	memset(m, 0, sizeof(*m));
 	(*count)++;
 	ret = parse_desc(n, m, &base);
 	if (ret == -ENOMEM)
-		return fail(err, errlen, ret, "%s", strerror(ENOMEM));
+		return kp_elf_err(err, errlen, ret, "%s", strerror(ENOMEM));
 	if (ret)
-		return fail(err, errlen, ret, ".note.stapsdt: a malformed marker note");
+		return kp_elf_err(err, errlen, ret, ".note.stapsdt: a malformed marker note");
 	return place(e, m, base, err, errlen);
 }
 
@@ -182,7 +172,7 @@ static int read_notes(const struct kp_elf *e, const struct kp_elf_sec *sec, cons
 
 	while (off < sec->size) {
 		if (next_note(d, sec->size, align, &off, &note))
-			return fail(err, errlen, -ENOEXEC,
+			return kp_elf_err(err, errlen, -ENOEXEC,
 				    ".note.stapsdt: a note runs past the end of the section");
 		if (!is_stapsdt(&note))
 			continue;
@@ -205,10 +195,10 @@ int kp_usdt_read(const struct kp_elf *e, struct kp_usdt **markers, size_t *n,
 	if (!sec)
 		return 0;
 	if (sec->type != SHT_NOTE)
-		return fail(err, errlen, -ENOEXEC, ".note.stapsdt is not a note section");
+		return kp_elf_err(err, errlen, -ENOEXEC, ".note.stapsdt is not a note section");
 	ret = kp_elf_section_data(e, sec, &d);
 	if (ret)
-		return fail(err, errlen, ret, ".note.stapsdt past the end of the file");
+		return kp_elf_err(err, errlen, ret, ".note.stapsdt past the end of the file");
 	ret = read_notes(e, sec, d, markers, n, err, errlen);
 	free(d);
 	if (ret) {

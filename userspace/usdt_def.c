@@ -313,8 +313,10 @@ int kp_usdt_expand(const char *text, const struct kp_arch *arch, char *out, size
 		ret = put(out, size, &len, "p:sdt_%s/%s", m.provider, event + 1);
 	else
 		ret = put(out, size, &len, "p:sdt_%s/%s", m.provider, m.name);
+	/* uprobe_events wants a '/' in the path: a bare name is ./NAME. */
 	if (!ret)
-		ret = put(out, size, &len, " %s:0x%llx", path, (unsigned long long)m.offset);
+		ret = put(out, size, &len, " %s%s:0x%llx", strchr(path, '/') ? "" : "./", path,
+			  (unsigned long long)m.offset);
 	if (!ret && m.sema_offset)
 		ret = put(out, size, &len, "(0x%llx)", (unsigned long long)m.sema_offset);
 	for (i = 0; !ret && w.n == 2 && i < args->n; i++) {

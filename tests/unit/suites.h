@@ -8,7 +8,12 @@
 
 #include <check.h>
 
+#include <stddef.h>
+
 void kp_register_suite(Suite *(*fn)(void));
+
+/* Runs kp_main with stdout/stderr captured into @out/@err (test_cli.c). */
+int run_main(char *out, size_t outsz, char *err, size_t errsz, int argc, char **argv);
 
 #define KP_SUITE(fn)							\
 	static Suite *fn(void);						\

@@ -12,9 +12,8 @@
 #include "recfile.h"
 #include "suites.h"
 
-/* Runs kp_main with stdout/stderr captured into @out/@err. */
-static int run_main(char *out, size_t outsz, char *err, size_t errsz,
-		    int argc, char **argv)
+int run_main(char *out, size_t outsz, char *err, size_t errsz,
+	     int argc, char **argv)
 {
 	FILE *o = tmpfile(), *e = tmpfile();
 	int so = dup(1), se = dup(2), ret;

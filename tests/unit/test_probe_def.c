@@ -1071,6 +1071,11 @@ START_TEST(uprobes)
 	ck_assert_msg(strstr(d->definition, ":0x") && strstr(d->definition, "(0x20)"),
 		      "%s", d->definition);
 
+	check_err("p /bin/ls:^main", KP_E_BAD_UPROBE_OFFS);
+	check_err("p /proc/self/exe:0x10(0x8)^%return", KP_E_BAD_REFCNT_SUFFIX);
+	snprintf(text, sizeof(text), "p /proc/self/exe:0x%llx%%return(0x20)", (unsigned long long)off);
+	ck_assert_uint_eq(parse(text)->kind, KPMOD_PROBE_URETPROBE);
+	ck_assert_uint_eq(def.ref_ctr_offset, 0x20);
 	check_err("p ^/no/such/file:0x10", KP_E_FILE_NOT_FOUND);
 	check_err("p ^/proc/self:0x10", KP_E_NO_REGULAR_FILE);
 	check_err("p ^/proc/self/status:0x10", KP_E_NOT_ELF);

@@ -789,33 +789,11 @@ END_TEST
 
 static int run_usdt(char *out, size_t outsz, char *err, size_t errsz, char **argv)
 {
-	FILE *o = tmpfile(), *e = tmpfile();
-	int so = dup(1), se = dup(2), argc = 0, ret;
-	size_t n;
+	int argc = 0;
 
 	while (argv[argc])
 		argc++;
-	ck_assert(o && e);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fileno(o), 1);
-	dup2(fileno(e), 2);
-	ret = kp_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	rewind(o);
-	rewind(e);
-	n = fread(out, 1, outsz - 1, o);
-	out[n] = '\0';
-	n = fread(err, 1, errsz - 1, e);
-	err[n] = '\0';
-	fclose(o);
-	fclose(e);
-	return ret;
+	return run_main(out, outsz, err, errsz, argc, argv);
 }
 
 #define UT KP_USDT_FIXTURES "/utarget-x86_64"

@@ -16,12 +16,13 @@ N=20
 eval "$(kpmod-utarget offsets | sed 's/^\([a-z_]*\) \(0x[0-9a-f]*\)$/\1=\2/')"
 [ -n "$ut_add" ] && [ -n "$text_base" ] || fail "kpmod-utarget offsets printed nothing"
 
-# A marker's file offset and arguments, from the notes: "NAME OFFSET ARGS".
+# A marker's place and arguments, from the notes: "NAME VADDR SEMAPHORE
+# ARGS", an arm64 "[sp, 80]" written "[sp,80]" to stay one word.
 awk -v base="$text_base" '
 	function hex(s) { return ("0x" s) + 0 }
 	/Name:/ { name = $2 }
 	/Location:/ { loc = $2; sub(/,$/, "", loc); sem = $6 }
-	/Arguments:/ { sub(/.*Arguments: */, ""); print name, loc, sem, $0 }' \
+	/Arguments:/ { sub(/.*Arguments: */, ""); gsub(/, /, ","); print name, loc, sem, $0 }' \
 	/usr/bin/kpmod-utarget.notes >/tmp/markers
 [ "$(wc -l </tmp/markers)" -eq 3 ] || { cat /usr/bin/kpmod-utarget.notes; fail "3 markers expected in the notes"; }
 # hexsub A B: A - B, both 0x-hex, as 0x-hex (busybox awk has no 64-bit
@@ -30,7 +31,7 @@ hexsub() { printf '0x%x' $(($1 - $2)); }
 marker() { awk -v m="$1" '$1 == m' /tmp/markers; }
 moff() { hexsub "$(marker "$1" | cut -d' ' -f2)" "$text_base"; }
 
-# One note argument ("-8@%rbx", "-4@8(%rsp)", "8@[sp, 12]", "-4@x1") as a
+# One note argument ("-8@%rbx", "-4@8(%rsp)", "8@[sp,12]", "-4@x1") as a
 # uprobe_events FETCHARG with its type.
 usdt_arg() {
 	spec=$1
@@ -42,7 +43,7 @@ usdt_arg() {
 	*'(%rip)') fail "a RIP-relative argument: converted by hand below" ;;
 	*'('*) off=${loc%%(*}; r=${loc#*%}; r=${r%)}; echo "+${off:-0}(%$(x86reg "$r")):$t" ;;
 	%*) echo "%$(x86reg "${loc#%}"):$t" ;;
-	'['*', '*']') r=${loc#[}; r=${r%%,*}; off=${loc#*, }; off=${off%]}; echo "+$off(%$r):$t" ;;
+	'['*','*']') r=${loc#[}; r=${r%%,*}; off=${loc#*,}; off=${off%]}; echo "+$off(%$r):$t" ;;
 	'['*']') r=${loc#[}; r=${r%]}; echo "+0(%$r):$t" ;;
 	[wx]*) echo "%x${loc#?}:$t" ;;
 	*) fail "note argument '$spec' not understood" ;;
@@ -167,10 +168,19 @@ if [ -n "$oracle" ]; then
 	nf=$(wc -l </tmp/ftrace.n)
 	[ "$nf" -ge $((N * 6)) ] || { head -n 20 "$T/trace"; fail "only $nf events from uprobe_events"; }
 	[ "$nk" -eq "$nf" ] || fail "uprobe_events has $nf events, kpmod $nk"
-	paste -d '\n' /tmp/ftrace.n /tmp/kpmod.n | awk '
+	# One difference, a kernel bug: Debian 5.10's uprobe_events reads
+	# @+OFFSET as 0 on arm64 (6.1's reads the variable, as kpmod does; the
+	# value kpmod shows is the workload's, checked below).
+	foffs_zero=
+	case "$KPMOD_ARCH $(uname -r)" in "arm64 5.10."*) foffs_zero=1 ;; esac
+	paste -d '\n' /tmp/ftrace.n /tmp/kpmod.n | awk -v fz="$foffs_zero" '
 		NR % 2 { f = $0; next }
+		fz { g = f; sub(/ cnt=0 /, " cnt=X ", g); h = $0; sub(/ cnt=[0-9]+ /, " cnt=X ", h)
+		     if (g == h && g != f) { zeros++; next } }
 		$0 != f { print "differs:\n< " f "\n> " $0; bad++ }
-		END { exit bad > 0 }' >/tmp/cmp || { head -n 20 /tmp/cmp; fail "kpmod and uprobe_events differ"; }
+		END { if (zeros) printf "# %d @+OFFSET values 0 in uprobe_events (5.10 arm64)\n", zeros
+		      exit bad > 0 }' >/tmp/cmp || { head -n 20 /tmp/cmp; fail "kpmod and uprobe_events differ"; }
+	cat /tmp/cmp
 	sed 's/^[0-9]* //' /tmp/kpmod.n | awk '!seen[$1]++' | cut -c1-200
 	note "$nk events of 6 definitions identical to uprobe_events, field by field"
 	echo >"$T/uprobe_events"

@@ -11,6 +11,8 @@
  *                             vaddr less its file offset), and
  *                             ut_counter's address less the text's base
  *                             (what uprobe_events' @+OFFSET adds it to)
+ *   kpmod-utarget fork N      forks; parent and child each make the N
+ *                             passes of "run"; exits 0 if the child did
  *   kpmod-utarget sem         prints how many times the semaphore-guarded
  *                             marker's guard was open in one pass
  *
@@ -25,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sdt.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 struct ut_rec {
 	long value;
@@ -114,11 +118,27 @@ int main(int argc, char **argv)
 		       ((unsigned long)ut_add - file_offset((const void *)ut_add)));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "fork")) {
+		pid_t child;
+		int status;
+
+		n = strtol(argv[2], NULL, 0);
+		child = fork();
+		if (child < 0)
+			return 1;
+		for (i = 1; i <= n; i++)
+			pass(i, &guarded);
+		if (!child)
+			return 0;
+		if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+			return 1;
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "sem")) {
 		pass(1, &guarded);
 		printf("%lu\n", guarded);
 		return 0;
 	}
-	fprintf(stderr, "usage: kpmod-utarget run N | offsets | sem\n");
+	fprintf(stderr, "usage: kpmod-utarget run N | fork N | offsets | sem\n");
 	return 2;
 }

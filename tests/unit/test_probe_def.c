@@ -1071,6 +1071,13 @@ START_TEST(uprobes)
 	ck_assert_msg(strstr(d->definition, ":0x") && strstr(d->definition, "(0x20)"),
 		      "%s", d->definition);
 
+	/* uprobe_syntax_errors.tc's, on a file kpmod takes */
+	check_err("p ^/non_exist_file:100", KP_E_FILE_NOT_FOUND);
+	check_err("p ^/sys:100", KP_E_NO_REGULAR_FILE);
+	check_err("p /proc/self/exe:^10a", KP_E_BAD_UPROBE_OFFS);
+	check_err("p /proc/self/exe:10(^1a)", KP_E_BAD_REFCNT);
+	check_err("p /proc/self/exe:10(10^", KP_E_REFCNT_OPEN_BRACE);
+	check_err("p /proc/self/exe:10(10)^a", KP_E_BAD_REFCNT_SUFFIX);
 	check_err("p /bin/ls:^main", KP_E_BAD_UPROBE_OFFS);
 	check_err("p /proc/self/exe:0x10(0x8)^%return", KP_E_BAD_REFCNT_SUFFIX);
 	snprintf(text, sizeof(text), "p /proc/self/exe:0x%llx%%return(0x20)", (unsigned long long)off);

@@ -2,7 +2,7 @@
 # kpmod-utarget (a static program with known calls and USDT markers) to
 # tracefs' uprobe_events and to kpmod, the same workload, every event
 # compared field by field: registers, the user stack, nested dereferences
-# of user memory, user strings, @+OFFSET, $comm, $retval, a semaphore
+# of user memory, user strings, @ADDR, @+OFFSET, $comm, $retval, a fault, a semaphore
 # (REF_CTR_OFFSET) that must open its marker's guard.  The markers' places
 # and arguments come from readelf's notes (kpmod-utarget.notes, made when
 # the program was built), converted here, not by kpmod.
@@ -78,8 +78,10 @@ x86_64)	mem="c=@+$ut_counter:s64 small=$(usdt_arg "$2")" kmem="c=arg1 small=arg2
 # arm64's first argument is an address made of a :lo12: relocation.
 arm64)	mem="small=$(usdt_arg "$2")" kmem="small=arg2" ;;
 esac
+# ut_counter's address (a static, non-PIE program: the same in every run).
+counter_addr=$(printf '0x%x' $((text_base + ut_counter)))
 cat >/tmp/defs <<DEFS
-p:ut/add $B:$ut_add a=$A1:s64 b=$A2:s64 s=+0($A3):string v=+0($A4):s64 sm=+8($A4):s32 tag=+12($A4):string u=+0($A3):ustring sp=\$stack:x64 s0=\$stack0:x64 c=\$comm cnt=@+$ut_counter:s64 w8=+0($A3):u8[2]
+p:ut/add $B:$ut_add a=$A1:s64 b=$A2:s64 s=+0($A3):string v=+0($A4):s64 sm=+8($A4):s32 tag=+12($A4):string u=+0($A3):ustring sp=\$stack:x64 s0=\$stack0:x64 c=\$comm cnt=@+$ut_counter:s64 w8=+0($A3):u8[2] ca=@$counter_addr:s64 bad=+0($A1):string
 r:ut/addret $B:$ut_add ret=$RET:s64
 p:ut/leafret $B:$ut_leaf%return r=$RET:s64 rx=$RET:x32
 p:ut/tick $B:$(moff tick) $tick
@@ -195,6 +197,8 @@ awk -v n=$N '
 		if (index($0, want) == 0) { print "add " i ": want" want ": " $0; bad++ }
 		if ($0 !~ / c="kpmod-utarget" cnt=/) { print "comm: " $0; bad++ }
 		if (index($0, " cnt=" i " ") == 0) { print "cnt: " $0; bad++ }
+		# @ADDR reads the process memory; a string at address i faults.
+		if ($0 !~ (" ca=" i " bad=\\(fault\\)$")) { print "ca, bad: " $0; bad++ }
 		adds++
 	}
 	/ addret: / { match($0, / ret=[0-9]+/); r[substr($0, RSTART + 5, RLENGTH - 5) + 0]++; rets++ }

@@ -177,6 +177,74 @@ static struct nl_msg *probe_msg(const char *event, uint32_t kind, const char *sy
 	return msg;
 }
 
+/* A uprobe request on @path at @offset (no offset attribute when ~0). */
+static struct nl_msg *uprobe_msg(uint32_t kind, const char *path, uint64_t offset,
+				 uint32_t type, const struct kpmod_fetch_insn *prog, int n)
+{
+	struct nl_msg *msg = new_msg(KPMOD_CMD_PROBE_ADD);
+	struct nlattr *args, *arg;
+
+	nla_put_string(msg, KPMOD_A_PROBE_GROUP, "fuzz");
+	nla_put_string(msg, KPMOD_A_PROBE_EVENT, "u1");
+	nla_put_u32(msg, KPMOD_A_PROBE_KIND, kind);
+	if (path)
+		nla_put_string(msg, KPMOD_A_PROBE_PATH, path);
+	if (offset != ~0ULL)
+		nla_put_u64(msg, KPMOD_A_PROBE_OFFSET, offset);
+	if (prog) {
+		args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
+		arg = nla_nest_start(msg, KPMOD_A_ARG);
+		nla_put_u32(msg, KPMOD_ARG_A_TYPE, type);
+		nla_put(msg, KPMOD_ARG_A_PROG, n * sizeof(*prog), prog);
+		nla_nest_end(msg, arg);
+		nla_nest_end(msg, args);
+	}
+	return msg;
+}
+
+/* uprobe requests the module must refuse, the probe count unchanged. */
+static void uprobe_cases(void)
+{
+	struct kpmod_fetch_insn kread[] = {
+		I(KPMOD_FOP_REG, 0, 0, 0), I(KPMOD_FOP_DEREF, 0, 0, 0),
+		I(KPMOD_FOP_ST_RAW, 8, 0, 0), I(KPMOD_FOP_END, 0, 0, 0),
+	};
+	struct kpmod_fetch_insn argn[] = {
+		I(KPMOD_FOP_ARG, 0, 1, 0), I(KPMOD_FOP_ST_RAW, 8, 0, 0), I(KPMOD_FOP_END, 0, 0, 0),
+	};
+	struct kpmod_fetch_insn foffs[] = {
+		I(KPMOD_FOP_FILE_OFFSET, 0, 0, 16), I(KPMOD_FOP_ST_UMEM, 8, 0, 0),
+		I(KPMOD_FOP_END, 0, 0, 0),
+	};
+	static char longpath[KPMOD_MAX_PATH_LEN + 16];
+	struct nl_msg *m;
+
+	expect("a uprobe with a symbol, no file",
+	       probe_msg("e1", KPMOD_PROBE_UPROBE, "vfs_read", 0, NULL, 0), EINVAL);
+	expect("a uprobe without an offset", uprobe_msg(KPMOD_PROBE_UPROBE, "/bin/sh", ~0ULL, 0, NULL, 0),
+	       EINVAL);
+	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
+	nla_put_string(m, KPMOD_A_PROBE_PATH, "/bin/sh");
+	expect("a kprobe with a file", m, EINVAL);
+	expect("a uprobe on no file", uprobe_msg(KPMOD_PROBE_UPROBE, "/nonexistent-kpmod", 0, 0, NULL, 0),
+	       ENOENT);
+	expect("a uprobe on a directory", uprobe_msg(KPMOD_PROBE_UPROBE, "/tmp", 0, 0, NULL, 0), EINVAL);
+	expect("a uprobe past the file's end",
+	       uprobe_msg(KPMOD_PROBE_URETPROBE, "/bin/sh", 0xfffff000, 0, NULL, 0), EINVAL);
+	m = uprobe_msg(KPMOD_PROBE_UPROBE, "/bin/sh", 0, 0, NULL, 0);
+	nla_put_u64(m, KPMOD_A_PROBE_REF_CTR_OFFSET, 1ULL << 40);
+	expect("a semaphore offset past 32 bits", m, ERANGE);
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	expect("a path over PATH_MAX", uprobe_msg(KPMOD_PROBE_UPROBE, longpath, 0, 0, NULL, 0), EINVAL);
+	expect("a uprobe reading kernel memory",
+	       uprobe_msg(KPMOD_PROBE_UPROBE, "/bin/sh", 0, KPMOD_T_U64, kread, 4), EINVAL);
+	expect("a uprobe with $argN", uprobe_msg(KPMOD_PROBE_UPROBE, "/bin/sh", 0, KPMOD_T_U64, argn, 3),
+	       EINVAL);
+	expect("@+OFFSET on a kprobe",
+	       probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", KPMOD_T_U64, foffs, 3), EINVAL);
+}
+
 /* A filter for fuzz/@event: @n predicates and @len bytes of strings. */
 static struct nl_msg *filter_msg(const char *event, const struct kpmod_filter_pred *preds,
 				 int n, const char *strs, int len)
@@ -589,8 +657,10 @@ static void run_cases(void)
 	nla_put_string(m, KPMOD_A_PROBE_EVENT, big);
 	expect("oversize event name", m, EINVAL);
 
-	m = probe_msg("e1", 3, "vfs_read", 0, NULL, 0);
+	m = probe_msg("e1", KPMOD_PROBE_URETPROBE + 1, "vfs_read", 0, NULL, 0);
 	expect("kind out of range", m, ERANGE);
+
+	uprobe_cases();
 
 	m = probe_msg("e1", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);
 	nla_put_u64(m, KPMOD_A_PROBE_ADDR, 0xffffffff81000000ULL);

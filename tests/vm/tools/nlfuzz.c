@@ -155,25 +155,31 @@ static struct kpmod_fetch_insn I(uint8_t op, uint8_t size, uint32_t param, int64
 	return in;
 }
 
+/* One argument of @type fetched by @prog (@n insns), in ARGS. */
+static void put_prog_arg(struct nl_msg *msg, uint32_t type, const struct kpmod_fetch_insn *prog,
+			 int n)
+{
+	struct nlattr *args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
+	struct nlattr *arg = nla_nest_start(msg, KPMOD_A_ARG);
+
+	nla_put_u32(msg, KPMOD_ARG_A_TYPE, type);
+	nla_put(msg, KPMOD_ARG_A_PROG, n * sizeof(*prog), prog);
+	nla_nest_end(msg, arg);
+	nla_nest_end(msg, args);
+}
+
 /* A probe request on a real, quiet symbol, with one argument program. */
 static struct nl_msg *probe_msg(const char *event, uint32_t kind, const char *sym,
 				uint32_t type, const struct kpmod_fetch_insn *prog, int n)
 {
 	struct nl_msg *msg = new_msg(KPMOD_CMD_PROBE_ADD);
-	struct nlattr *args, *arg;
 
 	nla_put_string(msg, KPMOD_A_PROBE_GROUP, "fuzz");
 	nla_put_string(msg, KPMOD_A_PROBE_EVENT, event);
 	nla_put_u32(msg, KPMOD_A_PROBE_KIND, kind);
 	nla_put_string(msg, KPMOD_A_PROBE_SYMBOL, sym);
-	if (prog) {
-		args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
-		arg = nla_nest_start(msg, KPMOD_A_ARG);
-		nla_put_u32(msg, KPMOD_ARG_A_TYPE, type);
-		nla_put(msg, KPMOD_ARG_A_PROG, n * sizeof(*prog), prog);
-		nla_nest_end(msg, arg);
-		nla_nest_end(msg, args);
-	}
+	if (prog)
+		put_prog_arg(msg, type, prog, n);
 	return msg;
 }
 
@@ -182,7 +188,6 @@ static struct nl_msg *uprobe_msg(uint32_t kind, const char *path, uint64_t offse
 				 uint32_t type, const struct kpmod_fetch_insn *prog, int n)
 {
 	struct nl_msg *msg = new_msg(KPMOD_CMD_PROBE_ADD);
-	struct nlattr *args, *arg;
 
 	nla_put_string(msg, KPMOD_A_PROBE_GROUP, "fuzz");
 	nla_put_string(msg, KPMOD_A_PROBE_EVENT, "u1");
@@ -191,14 +196,8 @@ static struct nl_msg *uprobe_msg(uint32_t kind, const char *path, uint64_t offse
 		nla_put_string(msg, KPMOD_A_PROBE_PATH, path);
 	if (offset != ~0ULL)
 		nla_put_u64(msg, KPMOD_A_PROBE_OFFSET, offset);
-	if (prog) {
-		args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
-		arg = nla_nest_start(msg, KPMOD_A_ARG);
-		nla_put_u32(msg, KPMOD_ARG_A_TYPE, type);
-		nla_put(msg, KPMOD_ARG_A_PROG, n * sizeof(*prog), prog);
-		nla_nest_end(msg, arg);
-		nla_nest_end(msg, args);
-	}
+	if (prog)
+		put_prog_arg(msg, type, prog, n);
 	return msg;
 }
 

@@ -22,6 +22,8 @@ unsigned long kpmod_arch_arg(struct pt_regs *regs, unsigned int n);
  */
 int kpmod_arch_reg_word(unsigned int reg);
 int kpmod_arch_arg_word(unsigned int n);
+/* Where the kernel stack pointer at the probe, what kpmod_arch_sp() reads, is. */
+int kpmod_arch_sp_word(void);
 /* $stackN, N >= 0: 0 when N is beyond the stack. */
 unsigned long kpmod_arch_stack(struct pt_regs *regs, unsigned int n);
 unsigned long kpmod_arch_sp(struct pt_regs *regs);

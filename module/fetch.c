@@ -317,23 +317,6 @@ static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 	return 0;
 }
 
-/*
- * As kprobe_events: where user and kernel addresses cannot overlap, a
- * kernel dereference of a user address reads user memory.
- */
-static bool kpmod_reads_user(bool user, unsigned long addr)
-{
-	return user || (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-			addr < TASK_SIZE);
-}
-
-static int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
-{
-	if (kpmod_reads_user(user, addr))
-		return copy_from_user_nofault(dst, (const void __user *)addr, size);
-	return copy_from_kernel_nofault(dst, (const void *)addr, size);
-}
-
 static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
 {
 	switch (bf->size) {

@@ -5,6 +5,7 @@
 
 #include <linux/netlink.h>
 #include <linux/ptrace.h>
+#include <linux/uaccess.h>
 #include <uapi/kpmod.h>
 
 struct kpmod_arg {
@@ -15,7 +16,8 @@ struct kpmod_arg {
 	u32 size;		/* slot bytes */
 	u32 elem_size;		/* bytes per element in the slot */
 	int entry_slot;		/* return probes: $argN captured at entry, or -1 */
-	int reg_word;		/* a register stored as it is: its pt_regs word, or -1 */
+	u32 path;		/* enum kpmod_fetch_path: how a handler fetches it */
+	int base_word;		/* the fast paths' pt_regs word: register, $argN, $stack */
 	unsigned int store;	/* index of the stage-3 insn */
 	const struct kpmod_fetch_insn *bf;	/* the MOD_BF insn, or NULL */
 	struct kpmod_fetch_insn prog[KPMOD_MAX_INSNS];
@@ -26,6 +28,17 @@ struct kpmod_arg {
 enum kpmod_fetch_site {
 	KPMOD_FETCH_RETURN = 1 << 0,	/* a return probe: $retval, $duration */
 	KPMOD_FETCH_USER = 1 << 1,	/* a uprobe: user memory and stack only */
+};
+
+/*
+ * How a handler fetches an argument (kpmod_probe_layout() decides): the
+ * common forms skip the program's interpreter, as kprobe_events' fetch
+ * code is inlined per form.
+ */
+enum kpmod_fetch_path {
+	KPMOD_FETCH_PROGRAM,	/* kpmod_fetch_run() */
+	KPMOD_FETCH_REG,	/* a register stored as it is: kpmod_fetch_reg() */
+	KPMOD_FETCH_MEM,	/* a register or $stack, reads, one scalar: kpmod_fetch_mem() */
 };
 
 /* Where a handler writes one record's arguments. */
@@ -71,13 +84,55 @@ static inline void kpmod_fetch_put(u8 *slot, u64 v, unsigned int size)
 
 /*
  * The fast form of kpmod_fetch_run() for an argument that is a register
- * stored as it is (reg_word >= 0, as kpmod_probe_layout() decides): the
- * same value, without running the program.
+ * stored as it is (KPMOD_FETCH_REG): the same value, without running the
+ * program.
  */
 static inline void kpmod_fetch_reg(const struct kpmod_arg *arg, struct kpmod_fetch_ctx *ctx)
 {
 	kpmod_fetch_put(ctx->slots + arg->offset,
-			((const unsigned long *)ctx->regs)[arg->reg_word], arg->elem_size);
+			((const unsigned long *)ctx->regs)[arg->base_word], arg->elem_size);
+}
+
+/*
+ * As kprobe_events: where user and kernel addresses cannot overlap, a
+ * kernel dereference of a user address reads user memory.
+ */
+static inline bool kpmod_reads_user(bool user, unsigned long addr)
+{
+	return user || (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+			addr < TASK_SIZE);
+}
+
+static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
+{
+	if (kpmod_reads_user(user, addr))
+		return copy_from_user_nofault(dst, (const void __user *)addr, size);
+	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+}
+
+/*
+ * The fast form of kpmod_fetch_run() for a register, $argN in one or
+ * $stack, then dereferences, then one scalar read and stored as it is,
+ * no bitfield (KPMOD_FETCH_MEM): the same reads in the same order, the
+ * same value or fault bit, without the interpreter.
+ */
+static inline void kpmod_fetch_mem(const struct kpmod_arg *arg, unsigned int index,
+				   struct kpmod_fetch_ctx *ctx)
+{
+	unsigned long val = ((const unsigned long *)ctx->regs)[arg->base_word];
+	const struct kpmod_fetch_insn *in = &arg->prog[1];
+	u64 v = 0;
+
+	for (; in->op == KPMOD_FOP_DEREF || in->op == KPMOD_FOP_UDEREF; in++) {
+		if (kpmod_read(in->op == KPMOD_FOP_UDEREF, &val, val + in->imm, sizeof(val)))
+			goto fault;
+	}
+	if (kpmod_read(in->op == KPMOD_FOP_ST_UMEM, &v, val + in->imm, in->size))
+		goto fault;
+	kpmod_fetch_put(ctx->slots + arg->offset, v, in->size);
+	return;
+fault:
+	ctx->faults[index / 8] |= 1 << (index % 8);
 }
 
 /* Runs one argument's program into ctx; handler context, never faults. */

@@ -41,11 +41,25 @@ static void kpmod_fill_header_untimed(struct kpmod_record *rec, struct kpmod_pro
 	memcpy(rec->comm, current->comm, sizeof(rec->comm));
 }
 
-static void kpmod_fill_header(struct kpmod_record *rec, struct kpmod_probe *p,
-			      unsigned long ip, unsigned long ret_ip, u16 flags)
+static __always_inline void kpmod_fill_header(struct kpmod_record *rec,
+					      struct kpmod_probe *p, unsigned long ip,
+					      unsigned long ret_ip, u16 flags)
 {
 	kpmod_fill_header_untimed(rec, p, ip, ret_ip, flags);
 	rec->ts_ns = ktime_get_mono_fast_ns();
+}
+
+/*
+ * Zeroes @n words: the fault bitmap and the slots, a few words.  Not
+ * memset(): its call and a string instruction cost more than these stores
+ * (the barrier keeps the compiler from making the loop a memset() again).
+ */
+static __always_inline void kpmod_zero_words(u64 *w, u32 n)
+{
+	while (n--) {
+		*w++ = 0;
+		barrier();
+	}
 }
 
 /* Fetches every argument into @rec (@room bytes); returns its length. */
@@ -65,16 +79,28 @@ static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_prob
 	ctx.slots = ctx.faults + p->bitmap_size;
 	ctx.dyn = ctx.slots + p->fixed_size;
 	ctx.end = ctx.rec + room;
-	memset(ctx.faults, 0, p->bitmap_size + p->fixed_size);
+	kpmod_zero_words((u64 *)ctx.faults, (p->bitmap_size + p->fixed_size) / 8);
 	for (i = 0; i < p->nargs; i++) {
-		if (p->args[i].reg_word >= 0)
-			kpmod_fetch_reg(&p->args[i], &ctx);
-		else
-			kpmod_fetch_run(&p->args[i], i, &ctx);
+		const struct kpmod_arg *a = &p->args[i];
+
+		switch (a->path) {
+		case KPMOD_FETCH_REG:
+			kpmod_fetch_reg(a, &ctx);
+			break;
+		case KPMOD_FETCH_MEM:
+			kpmod_fetch_mem(a, i, &ctx);
+			break;
+		default:
+			kpmod_fetch_run(a, i, &ctx);
+			break;
+		}
 	}
-	len = ctx.dyn - ctx.rec;
-	memset(ctx.dyn, 0, ALIGN(len, 8) - len);
-	return ALIGN(len, 8);
+	/* Strings end anywhere: zero up to the next 8 bytes. */
+	for (len = ctx.dyn - ctx.rec; len & 7; len++) {
+		ctx.rec[len] = 0;
+		barrier();
+	}
+	return len;
 }
 
 /*
@@ -380,6 +406,34 @@ void kpmod_probe_free(struct kpmod_probe *p)
 }
 
 /* Slots in argument order, each aligned to its element size. */
+/*
+ * How a handler fetches @a (enum kpmod_fetch_path).  A register or $argN
+ * in one stored as it is, and a register, $argN in one or $stack followed
+ * by reads of memory into one scalar with no bitfield, need no program.
+ */
+static void kpmod_arg_choose_path(const struct kpmod_probe *p, struct kpmod_arg *a)
+{
+	const struct kpmod_fetch_insn *in = &a->prog[0];
+	u8 store = a->prog[a->store].op;
+
+	a->path = KPMOD_FETCH_PROGRAM;
+	a->base_word = -1;
+	if (a->bf || a->entry_slot >= 0 || a->count)
+		return;
+	if (in->op == KPMOD_FOP_REG)
+		a->base_word = kpmod_arch_reg_word(in->param);
+	else if (in->op == KPMOD_FOP_ARG)
+		a->base_word = kpmod_arch_arg_word(in->param);
+	else if (in->op == KPMOD_FOP_STACKP && !kpmod_probe_is_uprobe(p))
+		a->base_word = kpmod_arch_sp_word();	/* a uprobe's is the user's */
+	if (a->base_word < 0)
+		return;
+	if (store == KPMOD_FOP_ST_RAW && a->store == 1)
+		a->path = KPMOD_FETCH_REG;
+	else if (store == KPMOD_FOP_ST_MEM || store == KPMOD_FOP_ST_UMEM)
+		a->path = KPMOD_FETCH_MEM;
+}
+
 static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
 	u32 i, off = 0;
@@ -410,20 +464,8 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 			p->has_duration = true;
 		}
 	}
-	/* A register (or $argN in one) stored as it is needs no program. */
-	for (i = 0; i < p->nargs; i++) {
-		struct kpmod_arg *a = &p->args[i];
-		const struct kpmod_fetch_insn *in = &a->prog[0];
-
-		a->reg_word = -1;
-		if (a->store != 1 || a->prog[1].op != KPMOD_FOP_ST_RAW || a->bf ||
-		    a->entry_slot >= 0 || a->count)
-			continue;
-		if (in->op == KPMOD_FOP_REG)
-			a->reg_word = kpmod_arch_reg_word(in->param);
-		else if (in->op == KPMOD_FOP_ARG)
-			a->reg_word = kpmod_arch_arg_word(in->param);
-	}
+	for (i = 0; i < p->nargs; i++)
+		kpmod_arg_choose_path(p, &p->args[i]);
 	p->fixed_size = ALIGN(off, 8);
 	/* Fixed part, then every string at its longest; cut to a record's max. */
 	p->max_len = sizeof(struct kpmod_record) + p->bitmap_size + p->fixed_size;

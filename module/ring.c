@@ -16,7 +16,7 @@
 #include "ring.h"
 #include "snapshot.h"
 
-static struct kpmod_ring **kpmod_rings;	/* [nr_cpu_ids], NULL if !possible */
+struct kpmod_ring **kpmod_rings;	/* [nr_cpu_ids], NULL if !possible */
 static u64 kpmod_ring_size = KPMOD_BUF_SIZE_DEFAULT;
 static u32 kpmod_ring_mode = KPMOD_BUF_DISCARD;
 static u64 kpmod_ring_limit;		/* bytes of data, all rings together */
@@ -177,39 +177,11 @@ u64 kpmod_rings_limit(void)
 	return kpmod_ring_limit;
 }
 
-struct kpmod_ring **kpmod_rings_live(void)
-{
-	return READ_ONCE(kpmod_rings);
-}
-
 struct kpmod_ring *kpmod_ring_get(unsigned int cpu)
 {
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return NULL;
 	return kpmod_rings[cpu];
-}
-
-/* Handler context: preemption is disabled by kprobes. */
-struct kpmod_ring *kpmod_ring_enter(void)
-{
-	struct kpmod_ring *ring = READ_ONCE(kpmod_rings)[smp_processor_id()];
-
-	if (unlikely(local_inc_return(&ring->writing) != 1)) {
-		/*
-		 * An interrupt or NMI handler nested on this CPU.  Handlers
-		 * nested deeper still can bump the count meanwhile: a local
-		 * (per-CPU atomic) increment loses none of them.
-		 */
-		local_dec(&ring->writing);
-		local64_inc((local64_t *)&ring->meta->nested);
-		return NULL;
-	}
-	return ring;
-}
-
-void kpmod_ring_leave(struct kpmod_ring *ring)
-{
-	local_dec(&ring->writing);
 }
 
 /* Makes room for @need bytes at head by dropping the oldest records. */

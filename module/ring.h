@@ -4,9 +4,11 @@
 #define _KPMOD_RING_H
 
 #include <linux/irq_work.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <asm/local.h>
+#include <asm/local64.h>
 #include <uapi/kpmod.h>
 
 struct kpmod_ring {
@@ -54,8 +56,15 @@ int kpmod_rings_init(void);
 /* Every possible CPU's ring, for a snapshot's copies; NULL if out of memory. */
 struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode);
 void kpmod_rings_free(struct kpmod_ring **rings);
+/* The live rings: replaced only with every handler quiesced (resize). */
+extern struct kpmod_ring **kpmod_rings;
+
 /* The live rings now (handler context, or kpmod_lock held). */
-struct kpmod_ring **kpmod_rings_live(void);
+static inline struct kpmod_ring **kpmod_rings_live(void)
+{
+	return READ_ONCE(kpmod_rings);
+}
+
 void kpmod_rings_exit(void);
 /* Reallocates every ring; -EBUSY while a reader is attached. Caller quiesced. */
 int kpmod_rings_resize(u64 size, u32 mode);
@@ -66,9 +75,32 @@ u64 kpmod_rings_limit(void);
 struct kpmod_ring *kpmod_ring_get(unsigned int cpu);
 bool kpmod_rings_attached(void);
 
-/* Handler side: claim this CPU's ring, write one record, release. */
-struct kpmod_ring *kpmod_ring_enter(void);
-void kpmod_ring_leave(struct kpmod_ring *ring);
+/*
+ * Handler side: claim this CPU's ring (preemption is off in a handler),
+ * write one record, release.  Inline: every hit takes both.
+ */
+static inline struct kpmod_ring *kpmod_ring_enter(void)
+{
+	struct kpmod_ring *ring = kpmod_rings_live()[smp_processor_id()];
+
+	if (unlikely(local_inc_return(&ring->writing) != 1)) {
+		/*
+		 * An interrupt or NMI handler nested on this CPU.  Handlers
+		 * nested deeper still can bump the count meanwhile: a local
+		 * (per-CPU atomic) increment loses none of them.
+		 */
+		local_dec(&ring->writing);
+		local64_inc((local64_t *)&ring->meta->nested);
+		return NULL;
+	}
+	return ring;
+}
+
+static inline void kpmod_ring_leave(struct kpmod_ring *ring)
+{
+	local_dec(&ring->writing);
+}
+
 /* Copies a finished record (len bytes, 8-aligned) in; false if dropped. */
 bool kpmod_ring_write(struct kpmod_ring *ring, const void *rec, u32 len);
 /* Or builds it in place: reserve (NULL: dropped), fill, commit. */

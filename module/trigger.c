@@ -17,12 +17,7 @@
 #include "snapshot.h"
 #include "trigger.h"
 
-static bool kpmod_tracing = true;
-
-bool kpmod_tracing_is_on(void)
-{
-	return READ_ONCE(kpmod_tracing);
-}
+bool kpmod_tracing = true;
 
 void kpmod_tracing_set(bool on)
 {

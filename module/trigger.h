@@ -25,7 +25,13 @@ struct kpmod_trigger {
 };
 
 /* Whether events reach the rings at all: traceon/traceoff, KPMOD_CMD_TRACING. */
-bool kpmod_tracing_is_on(void);
+extern bool kpmod_tracing;
+
+static inline bool kpmod_tracing_is_on(void)
+{
+	return READ_ONCE(kpmod_tracing);
+}
+
 void kpmod_tracing_set(bool on);
 
 /* What the handler does after recording the event: KPMOD_AFTER_*. */

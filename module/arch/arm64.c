@@ -86,6 +86,12 @@ unsigned long kpmod_arch_sp(struct pt_regs *regs)
 	return kernel_stack_pointer(regs);
 }
 
+/* kernel_stack_pointer() is regs->sp. */
+int kpmod_arch_sp_word(void)
+{
+	return offsetof(struct pt_regs, sp) / sizeof(unsigned long);
+}
+
 unsigned long kpmod_arch_retval(struct pt_regs *regs)
 {
 	return regs_return_value(regs);

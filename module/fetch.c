@@ -364,7 +364,8 @@ static bool kpmod_user_string(bool user, unsigned long addr)
 static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long room)
 {
 	bool word_wise = kpmod_user_string(user, addr);
-	char chunk[KPMOD_STRING_CHUNK];
+	/* Not zeroed first (INIT_STACK_ALL_ZERO): only bytes read are copied out. */
+	char chunk[KPMOD_STRING_CHUNK] __uninitialized;
 	long done = 0;
 
 	while (done < room) {

@@ -56,6 +56,8 @@ static __always_inline void kpmod_fill_header(struct kpmod_record *rec,
  */
 static __always_inline void kpmod_zero_words(u64 *w, u32 n)
 {
+	/* The slots follow the header: 8-aligned wherever a record starts. */
+	BUILD_BUG_ON(sizeof(struct kpmod_record) % 8);
 	while (n--) {
 		*w++ = 0;
 		barrier();
@@ -66,7 +68,8 @@ static __always_inline void kpmod_zero_words(u64 *w, u32 n)
 static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_probe *p,
 			   struct pt_regs *regs, const unsigned long *entry)
 {
-	struct kpmod_fetch_ctx ctx;
+	/* Every field is set below: not zeroed first on each hit. */
+	struct kpmod_fetch_ctx ctx __uninitialized;
 	u32 i, len;
 
 	ctx.regs = regs;
@@ -405,7 +408,6 @@ void kpmod_probe_free(struct kpmod_probe *p)
 	kfree(p);
 }
 
-/* Slots in argument order, each aligned to its element size. */
 /*
  * How a handler fetches @a (enum kpmod_fetch_path).  A register or $argN
  * in one stored as it is, and a register, $argN in one or $stack followed
@@ -434,6 +436,7 @@ static void kpmod_arg_choose_path(const struct kpmod_probe *p, struct kpmod_arg 
 		a->path = KPMOD_FETCH_MEM;
 }
 
+/* Slots in argument order, each aligned to its element size. */
 static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
 	u32 i, off = 0;

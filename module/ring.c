@@ -16,7 +16,7 @@
 #include "ring.h"
 #include "snapshot.h"
 
-struct kpmod_ring **kpmod_rings;	/* [nr_cpu_ids], NULL if !possible */
+struct kpmod_ring **kpmod_rings __read_mostly;	/* [nr_cpu_ids], NULL if !possible */
 static u64 kpmod_ring_size = KPMOD_BUF_SIZE_DEFAULT;
 static u32 kpmod_ring_mode = KPMOD_BUF_DISCARD;
 static u64 kpmod_ring_limit;		/* bytes of data, all rings together */

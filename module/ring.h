@@ -56,7 +56,10 @@ int kpmod_rings_init(void);
 /* Every possible CPU's ring, for a snapshot's copies; NULL if out of memory. */
 struct kpmod_ring **kpmod_rings_alloc(u64 size, u32 mode);
 void kpmod_rings_free(struct kpmod_ring **rings);
-/* The live rings: replaced only with every handler quiesced (resize). */
+/*
+ * The live rings: replaced (WRITE_ONCE) only with every handler quiesced
+ * (resize).  Read through kpmod_rings_live() only.
+ */
 extern struct kpmod_ring **kpmod_rings;
 
 /* The live rings now (handler context, or kpmod_lock held). */

@@ -17,7 +17,7 @@
 #include "snapshot.h"
 #include "trigger.h"
 
-bool kpmod_tracing = true;
+bool kpmod_tracing __read_mostly = true;
 
 void kpmod_tracing_set(bool on)
 {

@@ -24,7 +24,10 @@ struct kpmod_trigger {
 	struct kpmod_probe *target;	/* KPMOD_TRIGGER_{EN,DIS}ABLE_EVENT */
 };
 
-/* Whether events reach the rings at all: traceon/traceoff, KPMOD_CMD_TRACING. */
+/*
+ * Whether events reach the rings at all: traceon/traceoff, KPMOD_CMD_TRACING.
+ * Read through kpmod_tracing_is_on(), written through kpmod_tracing_set().
+ */
 extern bool kpmod_tracing;
 
 static inline bool kpmod_tracing_is_on(void)

@@ -19,7 +19,7 @@ p:kpo/regs do_sys_openat2 di=%di si=%si dx=%dx cx=%cx r8=%r8 r9=%r9 ax=%ax bx=%b
 p:kpo/args do_mmap a1=$arg1:x64 a2=$arg2:x64 a3=$arg3:x64 a4=$arg4:x64 a5=$arg5:x64 a6=$arg6:x64 a7=$arg7:x64 a8=$arg8:x64
 r:kpo/ret do_sys_openat2 $retval:x64
 r:kpo/rets do_sys_openat2 ret=$retval:s32 r8=$retval:s8 rx=$retval:x16 ru=$retval:u64
-p:kpo/deref vfs_read f=+0(%di):x64 ff=+8(+0(%di)):x64 cnt=%dx:u32 fm=+0x44(%di):x32 neg=-8(+16(%di)):x64
+p:kpo/deref vfs_read f=+0(%di):x64 ff=+8(+0(%di)):x64 cnt=%dx:u32 fm=+0x44(%di):x32 neg=-8(+16(%di)):x64 fb=+0x44(%di):u8 fw=+0x46(%di):x16 fs=+2(+0($stack)):s16
 p:kpo/ustr do_sys_openat2 path=+0(%si):ustring upath=+u0(%si):string uval=+u0(%si):x32
 p:kpo/kstr do_sys_openat2 bad=+0(%si):string
 p:kpo/sym vfs_read ret=+0(%sp):symbol fn=%ip:symbol
@@ -41,7 +41,7 @@ arm64)
 p:kpo/regs do_sys_openat2 x0=%x0 x1=%x1 x2=%x2 x3=%x3 x8=%x8 x19=%x19 x29=%x29 x30=%x30 sp=%sp pc=%pc pstate=%pstate
 p:kpo/args do_mmap a1=$arg1:x64 a2=$arg2:x64 a3=$arg3:x64 a4=$arg4:x64 a5=$arg5:x64 a6=$arg6:x64 a7=$arg7:x64 a8=$arg8:x64
 r:kpo/ret do_sys_openat2 $retval:x64
-p:kpo/deref vfs_read f=+0(%x0):x64 ff=+8(+0(%x0)):x64 cnt=%x2:u32
+p:kpo/deref vfs_read f=+0(%x0):x64 ff=+8(+0(%x0)):x64 cnt=%x2:u32 fb=+0x44(%x0):u8 fw=+0x46(%x0):x16 fs=+2(+0($stack)):s16
 p:kpo/ustr do_sys_openat2 path=+0(%x1):ustring
 p:kpo/str vfs_read s=+0(%x1):string
 p:kpo/bf vfs_read b1=+0x44(%x0):b4@0/32 b2=%x2:b12@4/64

@@ -11,7 +11,7 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,scale,cpus
+# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,cpus
 # (the default: hit,hist,drain,scale).
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
@@ -270,6 +270,55 @@ if part profile && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
 		kpmod clear
 	done
 	rm -f /tmp/perf.data /tmp/bench.kpm /tmp/kpmod
+fi
+
+# Profile of a hit: where the string row's instructions go.  Debian's
+# perf samples every CPU (cpu-clock: under -icount one sample every 10,007
+# instructions, the kernel's least period being 10 us; the ftrace-based kprobe runs its handler with interrupts
+# on, so samples land in it) while the workload opens a file N/4 times,
+# with no probe, then with kprobe_events' and with kpmod's; each symbol's
+# samples with a probe less its samples without, times 10,007 over the
+# calls, is what the probe added there per call, in instructions.
+if part hitprof && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
+	ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring'
+	calls=$((N / 4))
+	cp "$(command -v kpmod-work)" /tmp/kpmod-work	# /tmp is bound into the root file system
+	for who in none kprobe_events kpmod; do
+		case $who in
+		kpmod)
+			kpmod add --enable "p:kprobes/bench do_sys_openat2 $ARGS" >/dev/null ||
+				fail "kpmod add refused: $ARGS" ;;
+		kprobe_events)
+			echo "p:kprobes/bench do_sys_openat2 $ARGS" >"$T/kprobe_events" ||
+				fail "kprobe_events refused: $ARGS"
+			echo 1 >"$T/events/kprobes/bench/enable" ;;
+		esac
+		in_debian perf record -q -a -c 10007 -e cpu-clock -o /tmp/perf.data -- \
+			taskset 1 /tmp/kpmod-work open /etc/passwd $calls >/dev/null 2>/tmp/perf.err ||
+			{ cat /tmp/perf.err; fail "perf record of the string row, $who"; }
+		in_debian perf report -i /tmp/perf.data --no-children --sort sym -F sample,sym --stdio 2>/dev/null |
+			awk '$1 ~ /^[0-9]+$/ { s = $3; for (i = 4; i <= NF; i++) s = s " " $i; print $1 "\t" s }' >/tmp/prof.$who
+		[ -s /tmp/prof.$who ] || fail "perf report of the string row, $who: no samples"
+		case $who in
+		kpmod) kpmod disable all && kpmod clear ;;
+		kprobe_events)
+			echo 0 >"$T/events/kprobes/bench/enable"
+			echo >"$T/kprobe_events" ;;
+		esac
+		settle
+	done
+	for who in kprobe_events kpmod; do
+		awk -F'\t' -v w="$who" -v c="$calls" '
+			FNR == NR { base[$2] = $1; next }
+			{ d[$2] = $1 - base[$2]; delete base[$2] }
+			END {
+				for (k in base) d[k] = -base[k]
+				for (k in d) { t += d[k]; printf "%.1f\t%s\n", d[k] * 10007 / c, k }
+				printf "%.1f\t(all symbols)\n", t * 10007 / c
+			}' /tmp/prof.none /tmp/prof.$who | sort -t'	' -k1,1nr |
+			awk -F'\t' -v w="$who" '$2 == "(all symbols)" || (n < 12 && $1 >= 5) { printf "BENCH|hprof|%s|%s|%s\n", w, $1, $2; if ($2 != "(all symbols)") n++ }'
+	done
+	rm -f /tmp/perf.data /tmp/kpmod-work /tmp/prof.*
 fi
 
 # Scale: the per-hit cost of one probe while 0, 100 and 1,000 other

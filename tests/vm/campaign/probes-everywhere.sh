@@ -102,7 +102,7 @@ expect_rc 0 kpmod add 'p:kb/outer vfs_read f=+0($arg1):x64 n=$arg3 u=+0($arg2):u
 inner=0
 for f in memcpy copy_from_kernel_nofault strncpy_from_user_nofault \
 	ktime_get_mono_fast_ns irq_work_queue kpmod:kpmod_ring_reserve \
-	kpmod:kpmod_ring_commit kpmod:kpmod_ring_enter kpmod:kpmod_fetch_run; do
+	kpmod:kpmod_ring_commit kpmod:kpmod_ring_try_reserve kpmod:kpmod_fetch_run; do
 	kpmod add -- "p:in/${f#kpmod:} $f" >/tmp/o 2>&1
 	rc=$?
 	if [ $rc -eq 0 ]; then

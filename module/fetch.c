@@ -429,11 +429,8 @@ void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
 	bool user;
 	u64 v;
 
-	for (i = 1; i < arg->store; i++) {
-		user = arg->prog[i].op == KPMOD_FOP_UDEREF;
-		if (kpmod_read(user, &val, val + arg->prog[i].imm, sizeof(val)))
-			goto fault;
-	}
+	if (kpmod_fetch_derefs(arg, &val))
+		goto fault;
 
 	switch (st->op) {
 	case KPMOD_FOP_ST_RAW:

@@ -111,6 +111,23 @@ static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t si
 }
 
 /*
+ * Stage 2, for kpmod_fetch_run() and its fast form: the dereferences
+ * between the load and the store, each from *@val; non-zero on a fault.
+ */
+static inline int kpmod_fetch_derefs(const struct kpmod_arg *arg, unsigned long *val)
+{
+	unsigned int i;
+
+	for (i = 1; i < arg->store; i++) {
+		const struct kpmod_fetch_insn *in = &arg->prog[i];
+
+		if (kpmod_read(in->op == KPMOD_FOP_UDEREF, val, *val + in->imm, sizeof(*val)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/*
  * The fast form of kpmod_fetch_run() for a register, $argN in one or
  * $stack, then dereferences, then one scalar read and stored as it is,
  * no bitfield (KPMOD_FETCH_MEM): the same reads in the same order, the
@@ -120,19 +137,15 @@ static inline void kpmod_fetch_mem(const struct kpmod_arg *arg, unsigned int ind
 				   struct kpmod_fetch_ctx *ctx)
 {
 	unsigned long val = ((const unsigned long *)ctx->regs)[arg->base_word];
-	const struct kpmod_fetch_insn *in = &arg->prog[1];
+	const struct kpmod_fetch_insn *st = &arg->prog[arg->store];
 	u64 v = 0;
 
-	for (; in->op == KPMOD_FOP_DEREF || in->op == KPMOD_FOP_UDEREF; in++) {
-		if (kpmod_read(in->op == KPMOD_FOP_UDEREF, &val, val + in->imm, sizeof(val)))
-			goto fault;
+	if (kpmod_fetch_derefs(arg, &val) ||
+	    kpmod_read(st->op == KPMOD_FOP_ST_UMEM, &v, val + st->imm, st->size)) {
+		ctx->faults[index / 8] |= 1 << (index % 8);
+		return;
 	}
-	if (kpmod_read(in->op == KPMOD_FOP_ST_UMEM, &v, val + in->imm, in->size))
-		goto fault;
-	kpmod_fetch_put(ctx->slots + arg->offset, v, in->size);
-	return;
-fault:
-	ctx->faults[index / 8] |= 1 << (index % 8);
+	kpmod_fetch_put(ctx->slots + arg->offset, v, st->size);
 }
 
 /* Runs one argument's program into ctx; handler context, never faults. */

@@ -50,6 +50,20 @@ bt_off() {
 	settle
 }
 
+# kpe_on DEF: kprobe_events' probe kprobes/bench, defined and enabled;
+# kpe_off: disabled and deleted.
+kpe_on() {
+	echo "$1" >"$T/kprobe_events" || fail "kprobe_events refused: $1"
+	echo 1 >"$T/events/kprobes/bench/enable"
+}
+kpe_off() {
+	echo 0 >"$T/events/kprobes/bench/enable"
+	echo >"$T/kprobe_events"
+}
+
+# The string row's arguments: 2 nested reads of the stack and a user string.
+ROW_ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring'
+
 # ns/call of one "kpmod-work time ..." run, pinned to CPU 0.
 ns_per_call() {
 	taskset 1 kpmod-work time "$@" | sed -n 's/^ns_per_call //p'
@@ -72,11 +86,9 @@ per_hit() {
 	while [ $i -lt $REPS ]; do
 		none=$(ns_per_call "$@")
 
-		echo "p:kprobes/bench $func $ARGS" >"$T/kprobe_events" || fail "kprobe_events refused: $ARGS"
-		echo 1 >"$T/events/kprobes/bench/enable"
+		kpe_on "p:kprobes/bench $func $ARGS"
 		kpe=$(ns_per_call "$@")
-		echo 0 >"$T/events/kprobes/bench/enable"
-		echo >"$T/kprobe_events"
+		kpe_off
 
 		kpmod add --enable "p:kprobes/bench $func $ARGS" >/dev/null || fail "kpmod add refused: $ARGS"
 		kpm=$(ns_per_call "$@")
@@ -121,7 +133,7 @@ if part hit; then
 	ARGS='a=$arg1 b=$arg2 c=$arg3 d=$arg4 e=$arg5 f=$arg6' \
 		BT="k:$SYS { @ = (arg0, arg1, arg2, arg3, arg4, arg5); }" \
 		per_hit "getppid, 6 args" "$SYS" getppid "$N"
-	ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring' \
+	ARGS=$ROW_ARGS \
 		BT='k:do_sys_openat2 { @ = (*(uint64 *)(*(uint64 *)reg("sp")), str(uptr(arg1))); }' \
 		per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
 fi
@@ -132,7 +144,7 @@ fi
 if part parts; then
 	for row in 'none|' 'a register|a=$arg2' 'a read of the stack|x=+0($stack):x64' \
 		'2 nested reads|x=+0(+0($stack)):x64' 'the user string|path=+0($arg2):ustring' \
-		'all of the row|x=+0(+0($stack)):x64 path=+0($arg2):ustring'; do
+		"all of the row|$ROW_ARGS"; do
 		TAG=part ARGS=${row#*|} BT= per_hit "${row%%|*}" do_sys_openat2 open /etc/passwd $((N / 4))
 	done
 fi
@@ -274,24 +286,21 @@ fi
 
 # Profile of a hit: where the string row's instructions go.  Debian's
 # perf samples every CPU (cpu-clock: under -icount one sample every 10,007
-# instructions, the kernel's least period being 10 us; the ftrace-based kprobe runs its handler with interrupts
-# on, so samples land in it) while the workload opens a file N/4 times,
+# instructions, the kernel's least period being 10 us; the ftrace-based
+# kprobe runs its handler with interrupts on, so samples land in it)
+# while the workload opens a file N/4 times,
 # with no probe, then with kprobe_events' and with kpmod's; each symbol's
 # samples with a probe less its samples without, times 10,007 over the
 # calls, is what the probe added there per call, in instructions.
 if part hitprof && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
-	ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring'
 	calls=$((N / 4))
 	cp "$(command -v kpmod-work)" /tmp/kpmod-work	# /tmp is bound into the root file system
 	for who in none kprobe_events kpmod; do
 		case $who in
 		kpmod)
-			kpmod add --enable "p:kprobes/bench do_sys_openat2 $ARGS" >/dev/null ||
-				fail "kpmod add refused: $ARGS" ;;
-		kprobe_events)
-			echo "p:kprobes/bench do_sys_openat2 $ARGS" >"$T/kprobe_events" ||
-				fail "kprobe_events refused: $ARGS"
-			echo 1 >"$T/events/kprobes/bench/enable" ;;
+			kpmod add --enable "p:kprobes/bench do_sys_openat2 $ROW_ARGS" >/dev/null ||
+				fail "kpmod add refused: $ROW_ARGS" ;;
+		kprobe_events) kpe_on "p:kprobes/bench do_sys_openat2 $ROW_ARGS" ;;
 		esac
 		in_debian perf record -q -a -c 10007 -e cpu-clock -o /tmp/perf.data -- \
 			taskset 1 /tmp/kpmod-work open /etc/passwd $calls >/dev/null 2>/tmp/perf.err ||
@@ -301,9 +310,7 @@ if part hitprof && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
 		[ -s /tmp/prof.$who ] || fail "perf report of the string row, $who: no samples"
 		case $who in
 		kpmod) kpmod disable all && kpmod clear ;;
-		kprobe_events)
-			echo 0 >"$T/events/kprobes/bench/enable"
-			echo >"$T/kprobe_events" ;;
+		kprobe_events) kpe_off ;;
 		esac
 		settle
 	done
@@ -430,11 +437,9 @@ if part cpus; then
 			hits=$(kpmod stat | awk '$1 == "bench" { print $2 }')
 			[ "$hits" -ge $((n * N)) ] || fail "cpus: $hits hits for $n x $N calls"
 			kpmod disable all && kpmod clear && settle
-			echo "p:kprobes/bench $SYS" >"$T/kprobe_events"
-			echo 1 >"$T/events/kprobes/bench/enable"
+			kpe_on "p:kprobes/bench $SYS"
 			kpe=$(fire $n)
-			echo 0 >"$T/events/kprobes/bench/enable"
-			echo >"$T/kprobe_events"
+			kpe_off
 			settle
 			row="$row $none $kpm $kpe"
 		done

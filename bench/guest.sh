@@ -11,18 +11,15 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,cpus
+# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,lat,cpus
 # (the default: hit,hist,drain,scale).
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
 
 # settle [PATTERN]: waits until no kprobe (or none whose line in
-# kprobes/list matches PATTERN) is registered and no function is hooked.  kpmod keeps a function's
-# ftrace anchor a second after its last probe there goes (module/site.c),
-# and a set-up measured meanwhile would pay for it: measured under
-# -icount, the "no probe" runs after the first round cost 200 more.
-# The site's release then leaves two ftrace_ops on it for a while; ftrace's
-# enabled_functions shows both.
+# kprobes/list matches PATTERN) is registered and no function is hooked
+# (ftrace's enabled_functions): a set-up measured while the last one's
+# hooks are still there would pay for them.
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 hooked() {
 	grep -q -- "${1:-.}" /sys/kernel/debug/kprobes/list "$T/enabled_functions" 2>/dev/null
@@ -403,6 +400,60 @@ if part scale; then
 			if (NR == 0) exit 1
 			printf "BENCH|scale|%.0f|%.0f|%.0f|%.2f|%.2f\n", m[2] - m[1], m[4] - m[3], m[6] - m[5], (m[4] - m[3]) / (m[2] - m[1]), (m[6] - m[5]) / (m[2] - m[1])
 		}' /tmp/scale.rows || fail "scale: no measurement"
+fi
+# Control-plane latency: each command's time (guest ms, KPMOD_BENCH_LAT
+# rounds of add, enable, status, list, disable, del on a probe of its
+# own), p50, p99 and worst: alone; beside a loop that adds, enables,
+# disables and deletes probes on another function (each delete releases
+# them: a grace period); and beside a loop of as many commands that
+# release nothing (kpmod status), which takes the same share of the CPU.
+# Alike in the last two means no command waits for another's release.
+if part lat; then
+	LAT=${KPMOD_BENCH_LAT:-100}
+	LATCMDS="add enable status list disable del"
+	lat_round() {
+		: >/tmp/lat.raw
+		i=0
+		while [ $i -lt "$LAT" ]; do
+			for c in $LATCMDS; do
+				t0=$(kpmod-work now)
+				case $c in
+				add) kpmod add 'p:lat/x vfs_statfs' ;;
+				enable) kpmod enable lat/x ;;
+				status) kpmod status >/dev/null ;;
+				list) kpmod list >/dev/null ;;
+				disable) kpmod disable lat/x ;;
+				del) kpmod del lat/x ;;
+				esac || fail "lat: kpmod $c failed"
+				t1=$(kpmod-work now)
+				echo "$c $(((t1 - t0) / 1000))" >>/tmp/lat.raw
+			done
+			i=$((i + 1))
+		done
+		for c in $LATCMDS; do
+			awk -v c="$c" '$1 == c { print $2 }' /tmp/lat.raw | sort -n |
+				awk -v c="$c" -v l="$1" '{ v[NR] = $1 }
+				END { printf "BENCH|lat|%s|%s|%.1f|%.1f|%.1f\n", l, c, v[int((NR + 1) / 2)] / 1000,
+					v[int((NR * 99 + 99) / 100)] / 1000, v[NR] / 1000 }'
+		done
+	}
+	releases() {
+		while kpmod add 'p:rl/y vfs_fsync' 'r:rl/yr vfs_fsync' && kpmod enable rl/y rl/yr &&
+		      kpmod disable rl/y rl/yr && kpmod del rl/y rl/yr; do :; done
+	}
+	statuses() {
+		while kpmod status >/dev/null; do :; done
+	}
+	lat_round alone
+	for loop in releases statuses; do
+		$loop &
+		lp=$!
+		lat_round "beside $loop"
+		kill $lp
+		wait $lp 2>/dev/null
+		kpmod disable rl/y rl/yr 2>/dev/null
+		kpmod del rl/y rl/yr 2>/dev/null
+	done
 fi
 # CPUs: the per-call cost of one probe while 1, 2 and 4 CPUs call the
 # function at once, each its own process pinned to its CPU (tests/vm/run

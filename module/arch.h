@@ -28,21 +28,5 @@ int kpmod_arch_sp_word(void);
 unsigned long kpmod_arch_stack(struct pt_regs *regs, unsigned int n);
 unsigned long kpmod_arch_sp(struct pt_regs *regs);
 unsigned long kpmod_arch_retval(struct pt_regs *regs);
-/*
- * The pre-handler of a site's anchor (site.c) at the ftrace call @kp->addr:
- * when the call was reached through a stale breakpoint rather than through
- * ftrace, resumes after the call and returns 1 so the kernel does not
- * single-step a kprobe that has no instruction copy; otherwise returns 0.
- */
-int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs);
-/*
- * The fallback for a stale breakpoint that met no kprobe (site.c): a
- * kernel-mode breakpoint nothing else claimed, at an address for which
- * kpmod_site_guarded() is true, is executed again instead of killing the
- * machine: while the code holds no int3 there any more, always; while it
- * does, for at most a second in a row on one CPU.  0 or -errno.
- */
-int kpmod_arch_stale_trap_register(void);
-void kpmod_arch_stale_trap_unregister(void);
 
 #endif /* _KPMOD_ARCH_H */

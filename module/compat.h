@@ -48,11 +48,13 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 #define nla_strscpy(dst, nla, size)	((void)nla_strlcpy(dst, nla, size))
 #endif
 
-/* 5.11 gave ftrace callbacks a struct ftrace_regs instead of pt_regs. */
-#ifdef KPMOD_HAVE_FTRACE_REGS
-#define kpmod_ftrace_regs	ftrace_regs
-#else
-#define kpmod_ftrace_regs	pt_regs
+/*
+ * 5.11 split irq_works into hard ones and the others, which PREEMPT_RT runs
+ * in a thread; before, every one ran in hard interrupt context.
+ */
+#include <linux/irq_work.h>
+#ifndef IRQ_WORK_INIT_HARD
+#define IRQ_WORK_INIT_HARD(_func)	{ .func = (_func) }
 #endif
 
 /* 6.2 put a dump's request attributes in a struct genl_info. */
@@ -85,6 +87,22 @@ static inline long kpmod_strncpy_user_nofault(char *dst, unsigned long addr, lon
 #endif
 	return len;
 }
+
+/*
+ * 6.13 gave a consumer's handler and ret_handler a last argument, the
+ * session's data (da09a9e0c3ea): their parameter lists, either way.
+ */
+#ifdef KPMOD_HAVE_UPROBE_HANDLER_DATA
+#define KPMOD_UPROBE_HANDLER_PARAMS(uc, regs) \
+	struct uprobe_consumer *uc, struct pt_regs *regs, __u64 *data
+#define KPMOD_URETPROBE_HANDLER_PARAMS(uc, func, regs) \
+	struct uprobe_consumer *uc, unsigned long func, struct pt_regs *regs, __u64 *data
+#else
+#define KPMOD_UPROBE_HANDLER_PARAMS(uc, regs) \
+	struct uprobe_consumer *uc, struct pt_regs *regs
+#define KPMOD_URETPROBE_HANDLER_PARAMS(uc, func, regs) \
+	struct uprobe_consumer *uc, unsigned long func, struct pt_regs *regs
+#endif
 
 #ifdef CONFIG_UPROBES
 #include <linux/uprobes.h>

@@ -14,6 +14,7 @@
 
 #include "field.h"
 #include "filter.h"
+#include "glob.h"
 #include "probe.h"
 
 static bool kpmod_filter_is_str_op(u8 op)
@@ -113,73 +114,16 @@ void kpmod_filter_free(struct kpmod_filter *f)
 	kfree(f);
 }
 
-/*
- * Glob match of @str (@len bytes) against the NUL-terminated @pat: '*',
- * '?', '[set]' with ranges and a leading '!', '\' quoting, as the kernel's
- * lib/glob.c.  One backtrack point: at most len x strlen(pat) steps.
- */
-static bool kpmod_glob(const char *pat, const char *str, u32 len)
+static void kpmod_filter_free_cb(struct rcu_head *rcu)
 {
-	const char *back_pat = NULL;
-	u32 pos = 0, back_pos = 0;
+	kpmod_filter_free(container_of(rcu, struct kpmod_filter, rcu));
+}
 
-	for (;;) {
-		unsigned char c = pos < len ? str[pos] : '\0';
-		unsigned char d = *pat++;
-
-		pos++;
-		switch (d) {
-		case '?':
-			if (c == '\0')
-				return false;
-			break;
-		case '*':
-			if (*pat == '\0')
-				return true;
-			back_pat = pat;
-			back_pos = --pos;
-			break;
-		case '[': {
-			bool match = false, inverted = *pat == '!';
-			const char *class = pat + inverted;
-			unsigned char a = *class++;
-
-			do {
-				unsigned char b = a;
-
-				if (a == '\0')
-					goto literal;
-				if (class[0] == '-' && class[1] != ']') {
-					b = class[1];
-					if (b == '\0')
-						goto literal;
-					class += 2;
-				}
-				match |= a <= c && c <= b;
-			} while ((a = *class++) != ']');
-			if (match == inverted)
-				goto backtrack;
-			pat = class;
-			break;
-		}
-		case '\\':
-			d = *pat++;
-			fallthrough;
-		default:
-literal:
-			if (c == d) {
-				if (d == '\0')
-					return true;
-				break;
-			}
-backtrack:
-			if (c == '\0' || !back_pat)
-				return false;
-			pat = back_pat;
-			pos = ++back_pos;
-			break;
-		}
-	}
+/* Handlers run with preemption off: RCU readers (module exit: rcu_barrier()). */
+void kpmod_filter_free_rcu(struct kpmod_filter *f)
+{
+	if (f)
+		call_rcu(&f->rcu, kpmod_filter_free_cb);
 }
 
 static bool kpmod_filter_str(const struct kpmod_filter_pred *pr, const char *pat,

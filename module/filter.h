@@ -29,6 +29,8 @@ struct kpmod_filter *kpmod_filter_build(const struct kpmod_probe *p, const char 
 					struct netlink_ext_ack *extack);
 
 void kpmod_filter_free(struct kpmod_filter *f);
+/* Frees @f once no handler can be running it (NULL: nothing); returns at once. */
+void kpmod_filter_free_rcu(struct kpmod_filter *f);
 
 /* Whether the record @rec of @p matches; handler context, bounded. */
 bool kpmod_filter_match(const struct kpmod_filter *f, const struct kpmod_probe *p,

@@ -19,9 +19,9 @@
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
-#include "site.h"
 #include "snapshot.h"
 #include "genl.h"
+#include "hist.h"
 
 static const struct nla_policy kpmod_arg_policy[KPMOD_ARG_A_MAX + 1] = {
 	[KPMOD_ARG_A_NAME] = { .type = NLA_NUL_STRING, .len = KPMOD_MAX_ARG_NAME_LEN - 1 },
@@ -131,6 +131,8 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_PROBE_ENABLED_BY] = { .type = NLA_REJECT },
 	[KPMOD_A_RINGS] = { .type = NLA_REJECT },
 	[KPMOD_A_RING] = { .type = NLA_REJECT },
+	[KPMOD_A_HIST_MEM] = { .type = NLA_REJECT },
+	[KPMOD_A_HIST_LIMIT] = { .type = NLA_REJECT },
 };
 
 /*
@@ -225,12 +227,11 @@ static int kpmod_genl_status(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, KPMOD_A_BUF_SIZE, kpmod_rings_size(), KPMOD_A_UNSPEC) ||
 	    nla_put_u32(msg, KPMOD_A_BUF_MODE, kpmod_rings_mode()) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_BUF_LIMIT, kpmod_rings_limit(), KPMOD_A_UNSPEC) ||
-	    nla_put_u32(msg, KPMOD_A_NR_SITES, kpmod_nr_sites()) ||
 	    nla_put_u32(msg, KPMOD_A_TRACING_ON, kpmod_tracing_is_on()) ||
-	    nla_put_u64_64bit(msg, KPMOD_A_SITE_TRAPS, kpmod_site_traps_caught(),
-			      KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS, snapshots, KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(msg, KPMOD_A_SNAPSHOTS_SKIPPED, skipped, KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_HIST_MEM, kpmod_hist_mem(), KPMOD_A_UNSPEC) ||
+	    nla_put_u64_64bit(msg, KPMOD_A_HIST_LIMIT, kpmod_hist_limit(), KPMOD_A_UNSPEC) ||
 	    kpmod_genl_put_rings(msg)) {
 		mutex_unlock(&kpmod_lock);
 		goto too_big;
@@ -733,6 +734,7 @@ static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
 	const struct kpmod_sel *s;
 	struct kpmod_probe *p, *tmp;
 	struct kpmod_sel *sel;
+	LIST_HEAD(doomed);
 	unsigned int n;
 	int ret;
 
@@ -755,9 +757,11 @@ static int kpmod_genl_probe_del(struct sk_buff *skb, struct genl_info *info)
 	if (!ret) {
 		list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
 			if (kpmod_sel_find(sel, n, p))
-				kpmod_probe_delete(p, NULL);
+				kpmod_probe_unlist(p, &doomed);
 	}
 	mutex_unlock(&kpmod_lock);
+	/* Gone from the registry: the wait for their handlers is this request's own. */
+	kpmod_probes_release(&doomed);
 	kfree(sel);
 	return ret;
 }
@@ -868,13 +872,15 @@ static int kpmod_genl_disable(struct sk_buff *skb, struct genl_info *info)
 
 static int kpmod_genl_clear(struct sk_buff *skb, struct genl_info *info)
 {
+	LIST_HEAD(doomed);
 	int ret;
 
 	if (!kpmod_genl_allowed(skb, info))
 		return -EPERM;
 	mutex_lock(&kpmod_lock);
-	ret = kpmod_probes_clear(info->extack);
+	ret = kpmod_probes_clear(&doomed, info->extack);
 	mutex_unlock(&kpmod_lock);
+	kpmod_probes_release(&doomed);
 	return ret;
 }
 
@@ -1172,6 +1178,12 @@ struct genl_family kpmod_genl_family __ro_after_init = {
 	.maxattr = KPMOD_A_MAX,
 	.policy = kpmod_genl_policy,
 	.netnsok = false,
+	/*
+	 * Not serialised by the genl core's one mutex (shared with every other
+	 * family of the machine): kpmod_lock serialises what must be, and a
+	 * request waiting for a grace period holds neither.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = kpmod_genl_dump_ops,
 	.n_ops = ARRAY_SIZE(kpmod_genl_dump_ops),

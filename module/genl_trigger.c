@@ -62,11 +62,7 @@ static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32
 			goto fail;
 		}
 	}
-	if (type == KPMOD_TRIGGER_SNAPSHOT) {
-		ret = kpmod_snapshot_prepare(info->extack);
-		if (ret)
-			goto fail;
-	} else if (type == KPMOD_TRIGGER_HIST) {
+	if (type == KPMOD_TRIGGER_HIST) {
 		struct kpmod_hist_req req = {
 			.keys = a[KPMOD_A_HIST_KEYS], .vals = a[KPMOD_A_HIST_VALS],
 			.size = a[KPMOD_A_HIST_SIZE], .name = a[KPMOD_A_HIST_NAME], .text = t->text,
@@ -111,25 +107,37 @@ fail:
 	return ERR_PTR(ret);
 }
 
-/* PAUSE, CONT or CLEAR of an existing hist. */
-static int kpmod_genl_hist_action(struct kpmod_trigger *t, u32 action)
+/*
+ * Puts @t in force on @p: a snapshot trigger has the rings' copies first,
+ * made here, last, and freed again if @t is refused after all (no
+ * snapshot trigger had them: the first one makes them).  On error @t is
+ * still the caller's.
+ */
+static int kpmod_genl_attach_trigger(struct kpmod_probe *p, struct kpmod_trigger *t,
+				     struct genl_info *info)
 {
-	switch (action) {
-	case KPMOD_HIST_PAUSE:
-		WRITE_ONCE(t->hist->paused, true);
-		return 0;
-	case KPMOD_HIST_CONT:
-		WRITE_ONCE(t->hist->paused, false);
-		return 0;
-	default:
-		return kpmod_hist_clear(t->hist);
+	bool had_copies = kpmod_snapshot_prepared();
+	int ret;
+
+	if (t->type == KPMOD_TRIGGER_SNAPSHOT) {
+		ret = kpmod_snapshot_prepare(info->extack);
+		if (ret)
+			return ret;
 	}
+	ret = kpmod_trigger_attach(p, t);
+	if (ret) {
+		GENL_SET_ERR_MSG(info, "the kernel refused to arm the probe; nothing changed");
+		if (!had_copies)
+			kpmod_snapshot_free();
+	}
+	return ret;
 }
 
 int kpmod_genl_trigger(struct sk_buff *skb, struct genl_info *info)
 {
+	struct kpmod_hist_store *clearing = NULL;
+	struct kpmod_trigger *t, *removed = NULL;
 	struct nlattr **a = info->attrs;
-	struct kpmod_trigger *t;
 	struct kpmod_probe *p;
 	u32 type, action;
 	bool remove;
@@ -168,14 +176,20 @@ int kpmod_genl_trigger(struct sk_buff *skb, struct genl_info *info)
 			       a[KPMOD_A_FILTER_TEXT] ? nla_data(a[KPMOD_A_FILTER_TEXT]) : NULL);
 	if (remove) {
 		if (t)
-			kpmod_trigger_detach(p, t);
+			kpmod_trigger_unlink(p, t);
 		else
 			GENL_SET_ERR_MSG(info, "no such trigger");
+		removed = t;
 		ret = t ? 0 : -ENOENT;
 		goto out;
 	}
 	if (t && type == KPMOD_TRIGGER_HIST && action) {
-		ret = kpmod_genl_hist_action(t, action);
+		if (action == KPMOD_HIST_CLEAR)
+			clearing = kpmod_hist_clear_begin(t->hist);
+		else
+			WRITE_ONCE(t->hist->paused, action == KPMOD_HIST_PAUSE);
+		kpmod_probes_changed();
+		ret = 0;
 		goto out;
 	}
 	if (t) {
@@ -214,13 +228,20 @@ int kpmod_genl_trigger(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	t->id = ++p->next_trigger_id;
-	ret = kpmod_trigger_attach(p, t);
-	if (ret) {
-		GENL_SET_ERR_MSG(info, "the kernel refused to arm the probe; nothing changed");
+	ret = kpmod_genl_attach_trigger(p, t, info);
+	if (ret)
 		kpmod_trigger_free(t);
-	}
 out:
 	mutex_unlock(&kpmod_lock);
+	/* The grace period a removal or a clear needs, waited for without the lock. */
+	if (removed)
+		kpmod_trigger_release(removed);
+	if (clearing) {
+		synchronize_rcu();
+		mutex_lock(&kpmod_lock);
+		kpmod_hist_clear_end(clearing);
+		mutex_unlock(&kpmod_lock);
+	}
 	return ret;
 }
 

@@ -7,14 +7,19 @@
  * cmpxchg, takes the next element of the pool, fills its key and publishes
  * it; values are atomic.  A full pool drops the update and counts it.  No
  * lock, no allocation, at most one pass over the index per update.
+ *
+ * Every table is charged to the memory cgroup of the request that made it
+ * and counted against the module's limit for them all (max_hist_mb).
  */
 #include <linux/err.h>
 #include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
@@ -94,8 +99,30 @@ static int kpmod_hist_check_val(const struct kpmod_probe *p, const struct kpmod_
 	return 0;
 }
 
-/* Tables made so far: each table's generation, for dumps that span a clear. */
+/* Tables made and cleared so far: a table's generation, for dumps that span a clear. */
 static atomic64_t kpmod_hist_gens = ATOMIC64_INIT(0);
+/* What the tables take in all, in bytes; kpmod_lock. */
+static u64 kpmod_hist_bytes;
+
+u64 kpmod_hist_limit(void)
+{
+	/* 0: an eighth of RAM. */
+	if (kpmod_max_hist_mb)
+		return (u64)kpmod_max_hist_mb << 20;
+	return ((u64)totalram_pages() << PAGE_SHIFT) / 8;
+}
+
+u64 kpmod_hist_mem(void)
+{
+	return READ_ONCE(kpmod_hist_bytes);
+}
+
+/* What a table of @size entries with keys of @key_size bytes takes. */
+static u64 kpmod_hist_table_bytes(u32 size, u32 key_size)
+{
+	return (u64)(sizeof(struct kpmod_hist_elt) + key_size) * size +
+	       (u64)size * 2 * sizeof(struct kpmod_hist_slot);
+}
 
 static void kpmod_hist_table_free(struct kpmod_hist_table *t)
 {
@@ -106,23 +133,43 @@ static void kpmod_hist_table_free(struct kpmod_hist_table *t)
 	kfree(t);
 }
 
-static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist_store *st)
+/* Counts against kpmod_hist_limit() first: NULL, @over set, past it. */
+static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist_store *st,
+						       bool *over)
 {
-	struct kpmod_hist_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	u64 bytes = kpmod_hist_table_bytes(st->size, st->key_size);
+	struct kpmod_hist_table *t;
 
+	lockdep_assert_held(&kpmod_lock);
+	*over = kpmod_hist_bytes + bytes > kpmod_hist_limit();
+	if (*over)
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	t->gen = atomic64_inc_return(&kpmod_hist_gens);
+	t->seed = get_random_u32();
 	t->max_elts = st->size;
 	t->nslots = st->size * 2;
 	t->elt_size = sizeof(struct kpmod_hist_elt) + st->key_size;
-	t->slots = vzalloc(array_size(t->nslots, sizeof(*t->slots)));
-	t->elts = vzalloc(array_size(t->max_elts, t->elt_size));
+	t->slots = __vmalloc(array_size(t->nslots, sizeof(*t->slots)),
+			     GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	t->elts = __vmalloc(array_size(t->max_elts, t->elt_size),
+			    GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!t->slots || !t->elts) {
 		kpmod_hist_table_free(t);
 		return NULL;
 	}
+	WRITE_ONCE(kpmod_hist_bytes, kpmod_hist_bytes + bytes);
 	return t;
+}
+
+static void kpmod_hist_table_put(const struct kpmod_hist_store *st)
+{
+	lockdep_assert_held(&kpmod_lock);
+	WRITE_ONCE(kpmod_hist_bytes,
+		   kpmod_hist_bytes - kpmod_hist_table_bytes(st->size, st->key_size));
+	kpmod_hist_table_free(st->table);
 }
 
 /* The stores of named hists, by name; kpmod_lock. */
@@ -191,22 +238,25 @@ static void kpmod_hist_store_put(struct kpmod_hist_store *st)
 		return;
 	if (st->name)
 		list_del(&st->node);
-	kpmod_hist_table_free(rcu_dereference_protected(st->table, true));
+	kpmod_hist_table_put(st);
 	kfree(st->name);
 	kfree(st->text);
 	kfree(st);
 }
 
-/* @h's own store, or with @name a new named one; a table either way. */
+/*
+ * @h's own store, or with @name a new named one; a table either way.
+ * ERR_PTR(-ENOMEM), or -E2BIG past the module's limit.
+ */
 static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_probe *p,
 						     const struct kpmod_hist *h,
 						     const char *name, const char *text)
 {
-	struct kpmod_hist_store *st = kzalloc(sizeof(*st), GFP_KERNEL);
-	struct kpmod_hist_table *t;
+	struct kpmod_hist_store *st = kzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
+	bool over = false;
 
 	if (!st)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	st->refs = 1;
 	st->key_size = h->key_size;
 	st->size = h->size;
@@ -218,10 +268,9 @@ static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_probe *p
 		if (!st->name || !st->text)
 			goto fail;
 	}
-	t = kpmod_hist_table_alloc(st);
-	if (!t)
+	st->table = kpmod_hist_table_alloc(st, &over);
+	if (!st->table)
 		goto fail;
-	RCU_INIT_POINTER(st->table, t);
 	if (name)
 		list_add(&st->node, &kpmod_hist_names);
 	return st;
@@ -229,7 +278,7 @@ fail:
 	kfree(st->name);
 	kfree(st->text);
 	kfree(st);
-	return NULL;
+	return ERR_PTR(over ? -E2BIG : -ENOMEM);
 }
 
 /* Joins the table of @name if @h is alike in keys, values, sort and types. */
@@ -285,7 +334,7 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
 		NL_SET_ERR_MSG_ATTR(extack, req->name, "a hist's name is empty");
 		return ERR_PTR(-EINVAL);
 	}
-	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return ERR_PTR(-ENOMEM);
 	h->nkeys = nkeys;
@@ -314,16 +363,19 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
 			goto fail;
 		return h;
 	}
-	if ((u64)(sizeof(struct kpmod_hist_elt) + h->key_size) * h->size +
-	    (u64)h->size * 2 * sizeof(struct kpmod_hist_slot) > KPMOD_HIST_MAX_BYTES) {
+	if (kpmod_hist_table_bytes(h->size, h->key_size) > KPMOD_HIST_MAX_BYTES) {
 		NL_SET_ERR_MSG_ATTR(extack, size, "hist table would exceed 128 MiB");
 		ret = -E2BIG;
 		goto fail;
 	}
-	ret = -ENOMEM;
 	h->store = kpmod_hist_store_new(p, h, name, req->text);
-	if (!h->store)
+	if (IS_ERR(h->store)) {
+		ret = PTR_ERR(h->store);
+		if (ret == -E2BIG)
+			NL_SET_ERR_MSG_ATTR(extack, size,
+					    "hist tables would exceed the module's limit (module parameter max_hist_mb)");
 		goto fail;
+	}
 	return h;
 fail:
 	kfree(h);
@@ -345,22 +397,37 @@ void kpmod_hist_free(struct kpmod_hist *h)
 
 struct kpmod_hist_table *kpmod_hist_table(struct kpmod_hist *h)
 {
-	return rcu_dereference_protected(h->store->table, lockdep_is_held(&kpmod_lock));
+	lockdep_assert_held(&kpmod_lock);
+	return h->store->table;
 }
 
-int kpmod_hist_clear(struct kpmod_hist *h)
+struct kpmod_hist_store *kpmod_hist_clear_begin(struct kpmod_hist *h)
 {
-	struct kpmod_hist_table *old = kpmod_hist_table(h);
-	struct kpmod_hist_table *t = kpmod_hist_table_alloc(h->store);
+	struct kpmod_hist_store *st = h->store;
 
-	if (!t)
-		return -ENOMEM;
-	/* Every hist of the store sees the new table: a named clear clears all. */
-	rcu_assign_pointer(h->store->table, t);
-	/* Handlers run with preemption off: RCU readers. */
-	synchronize_rcu();
-	kpmod_hist_table_free(old);
-	return 0;
+	lockdep_assert_held(&kpmod_lock);
+	/* Held: the hist may go meanwhile, its table stays until the end. */
+	st->refs++;
+	WRITE_ONCE(st->clearing, st->clearing + 1);
+	return st;
+}
+
+void kpmod_hist_clear_end(struct kpmod_hist_store *st)
+{
+	struct kpmod_hist_table *t = st->table;
+
+	lockdep_assert_held(&kpmod_lock);
+	/* No handler is in an update: every hist of the store stopped a grace period ago. */
+	memset(t->slots, 0, array_size(t->nslots, sizeof(*t->slots)));
+	memset(t->elts, 0, array_size(kpmod_hist_entries(t), t->elt_size));
+	atomic_set(&t->next_elt, 0);
+	atomic64_set(&t->hits, 0);
+	atomic64_set(&t->drops, 0);
+	t->gen = atomic64_inc_return(&kpmod_hist_gens);
+	t->seed = get_random_u32();
+	/* The empty table before updates start again: kpmod_hist_update() acquires. */
+	smp_store_release(&st->clearing, st->clearing - 1);
+	kpmod_hist_store_put(st);
 }
 
 u32 kpmod_hist_entries(const struct kpmod_hist_table *t)
@@ -409,7 +476,7 @@ static struct kpmod_hist_elt *kpmod_hist_new_elt(struct kpmod_hist_table *t,
 static struct kpmod_hist_elt *kpmod_hist_insert(struct kpmod_hist_table *t,
 						const struct kpmod_hist *h, const void *key)
 {
-	u32 hash = jhash(key, h->key_size, 0) ?: 1;
+	u32 hash = jhash(key, h->key_size, t->seed) ?: 1;
 	u32 mask = t->nslots - 1;
 	u32 idx = hash >> (32 - ilog2(t->nslots));
 	u32 tries = 0, waits = 0;
@@ -523,13 +590,15 @@ static void kpmod_hist_val(atomic64_t *val, u16 flags, bool is_signed, u64 v)
 void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
 		       const struct kpmod_record *rec)
 {
-	struct kpmod_hist_table *t = rcu_dereference_sched(h->store->table);
+	struct kpmod_hist_store *st = h->store;
 	u8 *key = (u8 *)this_cpu_ptr(kpmod_hist_keybuf);
+	struct kpmod_hist_table *t = st->table;
 	struct kpmod_hist_elt *e;
 	u32 i;
 	u64 v;
 
-	if (READ_ONCE(h->paused))
+	/* Pairs with the store-release that ends a clear: the table is empty then. */
+	if (READ_ONCE(h->paused) || smp_load_acquire(&st->clearing))
 		return;
 	memset(key, 0, h->key_size);
 	for (i = 0; i < h->nkeys; i++)

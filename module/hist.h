@@ -27,7 +27,8 @@ struct kpmod_hist_slot {
 };
 
 struct kpmod_hist_table {
-	u64 gen;		/* unique to this table: a dump notices a clear */
+	u64 gen;		/* new at every clear: a dump notices one */
+	u32 seed;		/* of its hash: random, so no key can be chosen to collide */
 	u32 nslots;		/* twice the entries, a power of two */
 	u32 max_elts;		/* size= */
 	u32 elt_size;
@@ -64,8 +65,8 @@ struct kpmod_hist_store {
 	struct kpmod_hist_shape shape;
 	u32 key_size;
 	u32 size;		/* entries: the first hist's size= */
-	/* Replaced whole by a clear; handlers read it (RCU). */
-	struct kpmod_hist_table __rcu *table;
+	u32 clearing;		/* clears under way: no update meanwhile */
+	struct kpmod_hist_table *table;
 };
 
 struct kpmod_hist {
@@ -103,8 +104,18 @@ const char *kpmod_hist_text(const struct kpmod_hist *h);
 bool kpmod_hist_text_match(const char *a, const char *b);
 /* kpmod_lock held (or no command can run); no handler may see @h any more. */
 void kpmod_hist_free(struct kpmod_hist *h);
-/* Empties the table: a fresh one replaces it, the old freed after a grace period. */
-int kpmod_hist_clear(struct kpmod_hist *h);
+/*
+ * Empties @h's table in place, as the kernel's hist_clear() does, so a
+ * clear needs no second table: kpmod_hist_clear_begin() (kpmod_lock held)
+ * stops the table's updates and returns its store, held; the caller waits
+ * for a grace period without the lock (no handler is in an update then)
+ * and calls kpmod_hist_clear_end() (kpmod_lock held again).
+ */
+struct kpmod_hist_store *kpmod_hist_clear_begin(struct kpmod_hist *h);
+void kpmod_hist_clear_end(struct kpmod_hist_store *st);
+/* What the tables take in all, and the most they may (max_hist_mb), in bytes. */
+u64 kpmod_hist_mem(void);
+u64 kpmod_hist_limit(void);
 /* Handler context: counts @rec of @p, or the drop. */
 void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
 		       const struct kpmod_record *rec);

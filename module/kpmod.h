@@ -19,6 +19,7 @@ extern struct mutex kpmod_lock;
 /* main.c */
 extern unsigned int kpmod_max_probes;
 extern unsigned int kpmod_max_buffer_mb;
+extern unsigned int kpmod_max_hist_mb;
 
 /* genl.c */
 int kpmod_genl_init(void);

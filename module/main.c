@@ -6,11 +6,11 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 
 #include "kpmod.h"
 #include "probe.h"
 #include "ring.h"
-#include "site.h"
 #include "snapshot.h"
 
 /* Taken by control paths only (netlink, attach): never by a handler. */
@@ -26,6 +26,11 @@ module_param_named(max_buffer_mb, kpmod_max_buffer_mb, uint, 0444);
 MODULE_PARM_DESC(max_buffer_mb,
 		 "Most MiB of ring data all CPUs together may hold (default 0: a quarter of RAM)");
 
+unsigned int kpmod_max_hist_mb;
+module_param_named(max_hist_mb, kpmod_max_hist_mb, uint, 0444);
+MODULE_PARM_DESC(max_hist_mb,
+		 "Most MiB all hist tables together may take (default 0: an eighth of RAM)");
+
 #define KPMOD_MAX_PROBES_LIMIT 65536
 
 static int __init kpmod_init(void)
@@ -38,12 +43,9 @@ static int __init kpmod_init(void)
 		return -EINVAL;
 	}
 
-	ret = kpmod_sites_init();
-	if (ret)
-		return ret;
 	ret = kpmod_rings_init();
 	if (ret)
-		goto sites;
+		return ret;
 	ret = kpmod_dev_init();
 	if (ret)
 		goto rings;
@@ -59,8 +61,6 @@ dev:
 	kpmod_dev_exit();
 rings:
 	kpmod_rings_exit();
-sites:
-	kpmod_sites_exit();
 	return ret;
 }
 
@@ -70,13 +70,13 @@ static void __exit kpmod_exit(void)
 	kpmod_genl_exit();
 	/* Waits for every running handler; no reader can hold a ring here. */
 	kpmod_probes_exit();
-	/* Then the hooks their functions kept armed (site.c). */
-	kpmod_sites_exit();
 	kpmod_dev_exit();
 	mutex_lock(&kpmod_lock);
 	kpmod_snapshot_free();
 	mutex_unlock(&kpmod_lock);
 	kpmod_rings_exit();
+	/* Filters freed after a grace period (call_rcu) are freed before the code goes. */
+	rcu_barrier();
 	pr_info("unloaded\n");
 }
 

@@ -352,7 +352,7 @@ NOKPROBE_SYMBOL(kpmod_kretprobe_handler);
  * *_nofault copies: a page not present reads as a fault, where
  * uprobe_events, whose reads may sleep, would fault it in.
  */
-static int kpmod_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int kpmod_uprobe_handler(KPMOD_UPROBE_HANDLER_PARAMS(uc, regs))
 {
 	struct kpmod_probe *p = container_of(uc, struct kpmod_probe, up.uc);
 
@@ -362,8 +362,7 @@ static int kpmod_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs
 	return 0;
 }
 
-static int kpmod_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
-				   struct pt_regs *regs)
+static int kpmod_uretprobe_handler(KPMOD_URETPROBE_HANDLER_PARAMS(uc, func, regs))
 {
 	struct kpmod_probe *p = container_of(uc, struct kpmod_probe, up.uc);
 
@@ -544,41 +543,6 @@ static int kpmod_probe_register_kernel(struct kpmod_probe *p)
 	return register_kprobe(kp);
 }
 
-/*
- * A probe on ftrace takes a reference on its function's site before it
- * can be enabled (site.c).  A site made for it has its anchor registered
- * after the probe; the probe is registered again so that it comes before
- * the anchor in the kernel's list of the address's probes, as every later
- * one will: the anchor's guard must run last.  On failure the probe is
- * left unregistered.
- */
-static int kpmod_probe_join_site(struct kpmod_probe *p)
-{
-	struct kprobe *kp = &p->rp.kp;
-	kprobe_opcode_t *addr = kp->addr;
-	bool created;
-	int ret;
-
-	ret = kpmod_site_get(kp, &p->site, &created);
-	if (ret || !created) {
-		if (ret)
-			kpmod_probe_unregister_kernel(p);
-		return ret;
-	}
-	kpmod_probe_unregister_kernel(p);
-	ret = kpmod_probe_register_kernel(p);
-	if (!ret && kp->addr != addr) {
-		/* The symbol moved meanwhile (a module reloaded): not the site's. */
-		kpmod_probe_unregister_kernel(p);
-		ret = -EAGAIN;
-	}
-	if (ret) {
-		kpmod_site_put(p->site);
-		p->site = NULL;
-	}
-	return ret;
-}
-
 /* What every probe checks before it is registered; kpmod_lock held. */
 static int kpmod_probe_admit(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
@@ -600,7 +564,7 @@ static void kpmod_probe_list_add(struct kpmod_probe *p)
 	p->id = kpmod_next_id++;
 	list_add_tail(&p->node, &kpmod_probes);
 	kpmod_probes_count++;
-	kpmod_probes_gen++;
+	kpmod_probes_changed();
 }
 
 int kpmod_probe_register_user(struct kpmod_probe *p, struct netlink_ext_ack *extack)
@@ -629,17 +593,9 @@ int kpmod_probe_register(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 		snprintf(p->lookup, sizeof(p->lookup), "%s:%s", p->module, p->symbol);
 	else
 		strscpy(p->lookup, p->symbol, sizeof(p->lookup));
-	kpmod_sites_lock();
 	ret = kpmod_probe_register_kernel(p);
 	if (ret) {
-		kpmod_sites_unlock();
 		kpmod_register_error(extack, ret);
-		return ret;
-	}
-	ret = kpmod_probe_join_site(p);
-	kpmod_sites_unlock();
-	if (ret) {
-		NL_SET_ERR_MSG(extack, "could not arm the function's ftrace hook");
 		return ret;
 	}
 	kpmod_probe_list_add(p);
@@ -658,16 +614,65 @@ struct kpmod_probe *kpmod_probe_find(const char *group, const char *event)
 
 static void kpmod_probe_unregister(struct kpmod_probe *p)
 {
-	if (kpmod_probe_is_uprobe(p)) {
+	if (kpmod_probe_is_uprobe(p))
 		kpmod_uprobe_release(p);
-		p->registered = false;
-		return;
-	}
-	kpmod_probe_unregister_kernel(p);
+	else
+		kpmod_probe_unregister_kernel(p);
 	p->registered = false;
-	/* After: the site's anchor kept the hook armed while it went. */
-	kpmod_site_put(p->site);
-	p->site = NULL;
+}
+
+/*
+ * Unregisters every probe on @list: the kprobes in one call and the
+ * kretprobes in another, each waiting for one grace period whatever their
+ * number (one call per probe when the arrays cannot be had).
+ */
+static void kpmod_probes_unregister(struct list_head *list)
+{
+	struct kretprobe **rps = NULL;
+	struct kprobe **kps = NULL;
+	unsigned int n = 0, nk = 0, nr = 0;
+	struct kpmod_probe *p;
+
+	list_for_each_entry(p, list, node)
+		n++;
+	if (n > 1) {
+		kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+		rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	}
+	list_for_each_entry(p, list, node) {
+		if (!kps || !rps || kpmod_probe_is_uprobe(p))
+			kpmod_probe_unregister(p);
+		else if (p->kind == KPMOD_PROBE_RETURN)
+			rps[nr++] = &p->rp;
+		else
+			kps[nk++] = &p->rp.kp;
+		p->registered = false;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(rps, nr);
+	kfree(kps);
+	kfree(rps);
+}
+
+void kpmod_probe_unlist(struct kpmod_probe *p, struct list_head *doomed)
+{
+	lockdep_assert_held(&kpmod_lock);
+	list_move_tail(&p->node, doomed);
+	kpmod_probes_count--;
+	kpmod_probes_changed();
+}
+
+void kpmod_probes_release(struct list_head *doomed)
+{
+	struct kpmod_probe *p, *tmp;
+
+	kpmod_probes_unregister(doomed);
+	list_for_each_entry_safe(p, tmp, doomed, node) {
+		list_del(&p->node);
+		kpmod_probe_free(p);
+	}
 }
 
 int kpmod_probe_busy(const struct kpmod_probe *p, struct netlink_ext_ack *extack)
@@ -689,17 +694,15 @@ int kpmod_probe_busy(const struct kpmod_probe *p, struct netlink_ext_ack *extack
 
 int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack)
 {
+	LIST_HEAD(doomed);
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
 	ret = kpmod_probe_busy(p, extack);
 	if (ret)
 		return ret;
-	kpmod_probe_unregister(p);
-	list_del(&p->node);
-	kpmod_probes_count--;
-	kpmod_probes_gen++;
-	kpmod_probe_free(p);
+	kpmod_probe_unlist(p, &doomed);
+	kpmod_probes_release(&doomed);
 	return 0;
 }
 
@@ -756,10 +759,11 @@ int kpmod_probe_enable(struct kpmod_probe *p, bool on)
 		WRITE_ONCE(p->enabled, !on);
 		WRITE_ONCE(p->soft_disabled, soft_disabled);
 	}
+	kpmod_probes_changed();
 	return ret;
 }
 
-int kpmod_probes_clear(struct netlink_ext_ack *extack)
+int kpmod_probes_clear(struct list_head *doomed, struct netlink_ext_ack *extack)
 {
 	struct kpmod_probe *p, *tmp;
 
@@ -772,7 +776,7 @@ int kpmod_probes_clear(struct netlink_ext_ack *extack)
 			return ret;
 	}
 	list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
-		kpmod_probe_delete(p, extack);
+		kpmod_probe_unlist(p, doomed);
 	return 0;
 }
 
@@ -834,11 +838,8 @@ void kpmod_probe_set_filter(struct kpmod_probe *p, struct kpmod_filter *f)
 	struct kpmod_filter *old = kpmod_probe_filter(p);
 
 	rcu_assign_pointer(p->filter, f);
-	if (old) {
-		/* Handlers run with preemption off: RCU readers. */
-		synchronize_rcu();
-		kpmod_filter_free(old);
-	}
+	kpmod_filter_free_rcu(old);
+	kpmod_probes_changed();
 }
 
 bool kpmod_probe_gone(struct kpmod_probe *p)
@@ -861,16 +862,9 @@ u32 kpmod_probe_maxactive(struct kpmod_probe *p)
 
 void kpmod_probes_exit(void)
 {
-	struct kpmod_probe *p, *tmp;
-
 	mutex_lock(&kpmod_lock);
-	/* All unregistered first: a trigger may point at any of them. */
-	list_for_each_entry(p, &kpmod_probes, node)
-		kpmod_probe_unregister(p);
-	list_for_each_entry_safe(p, tmp, &kpmod_probes, node) {
-		list_del(&p->node);
-		kpmod_probe_free(p);
-	}
+	/* All unregistered before any is freed: a trigger may point at any of them. */
+	kpmod_probes_release(&kpmod_probes);
 	kpmod_probes_count = 0;
 	mutex_unlock(&kpmod_lock);
 }

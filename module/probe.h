@@ -8,8 +8,8 @@
 #include <linux/netlink.h>
 
 #include "fetch.h"
+#include "kpmod.h"
 #include "filter.h"
-#include "site.h"
 #include "trigger.h"
 #include "uprobe.h"
 
@@ -36,7 +36,6 @@ struct kpmod_probe {
 	bool enabled;			/* by hand: PROBE_ENABLE */
 	bool armed;			/* the kprobe fires: enabled, or triggers need it */
 	bool registered;
-	struct kpmod_site *site;	/* its function's ftrace site, or NULL */
 	struct kretprobe rp;		/* rp.kp serves entry probes too */
 	struct kpmod_uprobe up;		/* a uprobe's (offset: in its file) */
 	u32 nargs;
@@ -95,13 +94,24 @@ int kpmod_probe_register_user(struct kpmod_probe *p, struct netlink_ext_ack *ext
 struct kpmod_probe *kpmod_probe_find(const char *group, const char *event);
 /* -EBUSY, the reason in @extack, while enabled, with triggers or switched by one. */
 int kpmod_probe_busy(const struct kpmod_probe *p, struct netlink_ext_ack *extack);
+/*
+ * Deleting takes two steps.  Under kpmod_lock, kpmod_probe_unlist() moves
+ * a probe that is not busy (so disarmed) from the registry to @doomed: no
+ * request finds it any more.  Then, without the lock, kpmod_probes_release()
+ * unregisters the whole list at once, which waits for a grace period, and
+ * frees it: no other request waits for that.  kpmod_probe_delete() does
+ * both, under the lock, for the rare path that must.
+ */
+void kpmod_probe_unlist(struct kpmod_probe *p, struct list_head *doomed);
+void kpmod_probes_release(struct list_head *doomed);
 int kpmod_probe_delete(struct kpmod_probe *p, struct netlink_ext_ack *extack);
 int kpmod_probe_enable(struct kpmod_probe *p, bool on);
 /* Arms or disarms the kprobe as enabling, triggers and targets need it. */
 int kpmod_probe_arm(struct kpmod_probe *p);
 /* Whether any probe's kprobe fires. */
 bool kpmod_probes_any_armed(void);
-int kpmod_probes_clear(struct netlink_ext_ack *extack);
+/* Every probe to @doomed (kpmod_probe_unlist()), or none if one is busy. */
+int kpmod_probes_clear(struct list_head *doomed, struct netlink_ext_ack *extack);
 bool kpmod_probes_any_enabled(void);
 unsigned int kpmod_nr_probes(void);
 u64 kpmod_probe_misses(struct kpmod_probe *p);
@@ -119,6 +129,17 @@ u32 kpmod_probe_maxactive(struct kpmod_probe *p);
 void kpmod_probes_exit(void);
 
 extern struct list_head kpmod_probes;
-extern u32 kpmod_probes_gen;		/* bumped on every add and delete */
+extern u32 kpmod_probes_gen;
+
+/*
+ * Every change a probe dump shows but the live counters (adding, deleting,
+ * enabling, filters, triggers) moves the generation, kpmod_lock held: a
+ * dump that spans one says NLM_F_DUMP_INTR.
+ */
+static inline void kpmod_probes_changed(void)
+{
+	lockdep_assert_held(&kpmod_lock);
+	kpmod_probes_gen++;
+}
 
 #endif /* _KPMOD_PROBE_H */

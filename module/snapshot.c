@@ -160,7 +160,12 @@ static void kpmod_snapshot_copy(struct work_struct *work)
 
 static DECLARE_WORK(kpmod_snap_work, kpmod_snapshot_copy);
 
-/* Hard-IRQ context, on the CPU that fired: the copy goes to another. */
+/*
+ * Hard-IRQ context, on the CPU that fired, on PREEMPT_RT too (a hard
+ * irq_work: queue_work_on() takes only raw locks), so that the copy is not
+ * held up behind real-time tasks while the rings hold bytes for it: the
+ * copy goes to another CPU.
+ */
 static void kpmod_snapshot_kick(struct irq_work *w)
 {
 	unsigned int cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
@@ -170,7 +175,7 @@ static void kpmod_snapshot_kick(struct irq_work *w)
 	queue_work_on(cpu, system_highpri_wq, &kpmod_snap_work);
 }
 
-static DEFINE_IRQ_WORK(kpmod_snap_irq_work, kpmod_snapshot_kick);
+static struct irq_work kpmod_snap_irq_work = IRQ_WORK_INIT_HARD(kpmod_snapshot_kick);
 
 void kpmod_snapshot_take(void)
 {
@@ -227,6 +232,12 @@ int kpmod_snapshot_prepare(struct netlink_ext_ack *extack)
 		rings[cpu]->is_snapshot = true;
 	WRITE_ONCE(kpmod_snap_rings, rings);
 	return 0;
+}
+
+bool kpmod_snapshot_prepared(void)
+{
+	lockdep_assert_held(&kpmod_lock);
+	return kpmod_snap_rings;
 }
 
 /* Whatever a handler queued has been copied, or found nothing to copy. */

@@ -14,6 +14,8 @@ void kpmod_snapshot_take(void);
 /* kpmod_lock held for all below. */
 /* Allocates the copies, if not yet: a snapshot trigger is being added. */
 int kpmod_snapshot_prepare(struct netlink_ext_ack *extack);
+/* Whether the copies are there. */
+bool kpmod_snapshot_prepared(void);
 /* Whether a reader holds one of the copies. */
 bool kpmod_snapshot_attached(void);
 /* Waits for a pending copy and frees the copies: on resize and exit. */

@@ -167,6 +167,7 @@ int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
 		list_add_tail_rcu(&t->node, &p->triggers);
 	else
 		list_add_rcu(&t->node, &p->triggers);
+	kpmod_probes_changed();
 	return 0;
 undo_target:
 	if (target) {
@@ -178,27 +179,37 @@ undo_target:
 	return ret;
 }
 
-void kpmod_trigger_detach(struct kpmod_probe *p, struct kpmod_trigger *t)
+void kpmod_trigger_unlink(struct kpmod_probe *p, struct kpmod_trigger *t)
 {
-	struct kpmod_probe *target = t->target;
-
 	lockdep_assert_held(&kpmod_lock);
 	list_del_rcu(&t->node);
 	WRITE_ONCE(p->ntriggers, p->ntriggers - 1);
+	/* Disarming cannot fail in a way left to undo: the handler finds no trigger. */
+	kpmod_probe_arm(p);
+	kpmod_probes_changed();
+}
+
+void kpmod_trigger_release(struct kpmod_trigger *t)
+{
+	struct kpmod_probe *target = t->target;
+
 	/*
 	 * Handlers run with preemption off: RCU readers.  After the grace
 	 * period none runs @t, so none writes its target's soft state again.
+	 * The target stays meanwhile: its soft_refs make it busy.
 	 */
 	synchronize_rcu();
-	/* Disarming cannot fail in a way left to undo: the handler finds no trigger. */
-	kpmod_probe_arm(p);
+	mutex_lock(&kpmod_lock);
 	if (target) {
 		WRITE_ONCE(target->soft_refs, target->soft_refs - 1);
 		if (!target->soft_refs)
 			WRITE_ONCE(target->soft_disabled, false);
 		kpmod_probe_arm(target);
+		kpmod_probes_changed();
 	}
+	/* A hist's table is shared under kpmod_lock. */
 	kpmod_trigger_free(t);
+	mutex_unlock(&kpmod_lock);
 }
 
 void kpmod_trigger_free(struct kpmod_trigger *t)

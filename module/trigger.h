@@ -54,8 +54,15 @@ u32 kpmod_triggers_text(struct kpmod_probe *p);
 /* The same of one trigger. */
 u32 kpmod_trigger_text_bytes(const struct kpmod_trigger *t);
 int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t);
-/* Takes @t off @p, waits for handlers, frees it; disarms what it armed. */
-void kpmod_trigger_detach(struct kpmod_probe *p, struct kpmod_trigger *t);
+/*
+ * Removing a trigger takes two steps, so that no other request waits for
+ * the grace period between them: kpmod_trigger_unlink() takes @t off @p
+ * and disarms @p if nothing else needs it (kpmod_lock held); then
+ * kpmod_trigger_release() waits until no handler runs @t, puts its
+ * target's soft state back and frees it (kpmod_lock not held: it takes it).
+ */
+void kpmod_trigger_unlink(struct kpmod_probe *p, struct kpmod_trigger *t);
+void kpmod_trigger_release(struct kpmod_trigger *t);
 /* Frees a trigger no handler can see. */
 void kpmod_trigger_free(struct kpmod_trigger *t);
 /* Every trigger of @p, on delete and module exit; @p is unregistered. */

@@ -33,18 +33,14 @@
  *     KPMOD_A_BUF_MODE        u32     enum kpmod_buf_mode
  *     KPMOD_A_BUF_LIMIT       u64     the most bytes of data all rings
  *                                     together may hold (max_buffer_mb)
- *     KPMOD_A_NR_SITES        u32     function entries whose ftrace hook
- *                                     the module keeps armed (x86_64: one
- *                                     per function with probes at its
- *                                     entry, for a second after the last
- *                                     one goes; see module/site.c)
- *     KPMOD_A_SITE_TRAPS      u64     stale breakpoints at those entries
- *                                     that the module's guard caught,
- *                                     each one a kernel crash averted
  *     KPMOD_A_SNAPSHOTS       u64     snapshots a snapshot trigger took
  *                                     into the copies that are there now
  *     KPMOD_A_SNAPSHOTS_SKIPPED u64   snapshot triggers that took none:
  *                                     one was being copied or read
+ *     KPMOD_A_HIST_MEM        u64     bytes all hist tables take now
+ *     KPMOD_A_HIST_LIMIT      u64     the most they may take together
+ *                                     (max_hist_mb); a trigger whose table
+ *                                     would pass it is refused (E2BIG)
  *     KPMOD_A_RINGS           nest    one KPMOD_A_RING nest per ring (per
  *                                     possible CPU), with KPMOD_RING_A_CPU
  *                                     and the counters of its meta page:
@@ -238,9 +234,9 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_ARGS_SIZE,	/* u32: fixed argument area bytes (replies) */
 	KPMOD_A_ARG,			/* nest of KPMOD_ARG_A_*, inside ARGS */
 	KPMOD_A_NR_POSSIBLE_CPUS,	/* u32 */
-	KPMOD_A_NR_SITES,		/* u32 */
+	KPMOD_A_NR_SITES,		/* unused: the module no longer sends it */
 	KPMOD_A_BUF_LIMIT,		/* u64 */
-	KPMOD_A_SITE_TRAPS,		/* u64 */
+	KPMOD_A_SITE_TRAPS,		/* unused: the module no longer sends it */
 	KPMOD_A_PROBE_SELECT,		/* nest of KPMOD_A_SELECTOR */
 	KPMOD_A_SELECTOR,		/* nest of KPMOD_SEL_A_*, inside SELECT */
 	KPMOD_A_FILTER_TEXT,		/* string, < KPMOD_MAX_FILTER_TEXT */
@@ -278,6 +274,8 @@ enum kpmod_attr {
 	KPMOD_A_RING,			/* nest of KPMOD_RING_A_*, inside RINGS */
 	KPMOD_A_PROBE_PATH,		/* string, < KPMOD_MAX_PATH_LEN: a uprobe's file */
 	KPMOD_A_PROBE_REF_CTR_OFFSET,	/* u64: a uprobe's semaphore, a file offset */
+	KPMOD_A_HIST_MEM,		/* u64 (STATUS) */
+	KPMOD_A_HIST_LIMIT,		/* u64 (STATUS) */
 	__KPMOD_A_MAX,
 };
 

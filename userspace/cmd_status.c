@@ -75,8 +75,9 @@ int kp_cmd_status(int argc, char **argv)
 		       (unsigned long long)st.buf_size >> 10,
 		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard",
 		       (unsigned long long)st.buf_limit >> 20);
-		printf("hooks:   %u function entries kept armed, %llu stale breakpoints caught\n",
-		       st.sites, (unsigned long long)st.site_traps);
+		printf("hists:   %llu KiB in tables, up to %llu MiB\n",
+		       (unsigned long long)st.hist_mem >> 10,
+		       (unsigned long long)st.hist_limit >> 20);
 		printf("tracing: %s\n", st.tracing_on ? "on" : "off (kpmod tracing on)");
 		printf("snapshots: %llu taken, %llu skipped (snapshot trigger)\n",
 		       (unsigned long long)st.snapshots, (unsigned long long)st.snapshots_skipped);

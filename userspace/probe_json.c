@@ -108,8 +108,8 @@ void kp_status_json(FILE *out, const struct kp_status *st, const struct kp_probe
 	kp_jnum(out, "buffer_size", st->buf_size, ",");
 	kp_jstr(out, "buffer_mode", st->buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", ",");
 	kp_jnum(out, "buffer_limit", st->buf_limit, ",");
-	kp_jnum(out, "hooks_armed", st->sites, ",");
-	kp_jnum(out, "stale_breakpoints_caught", st->site_traps, ",");
+	kp_jnum(out, "hist_memory", st->hist_mem, ",");
+	kp_jnum(out, "hist_limit", st->hist_limit, ",");
 	kp_jbool(out, "tracing_on", st->tracing_on, ",");
 	kp_jnum(out, "snapshots", st->snapshots, ",");
 	kp_jnum(out, "snapshots_skipped", st->snapshots_skipped, ",");

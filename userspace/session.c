@@ -26,10 +26,10 @@ static int kp_status_reply(struct nlattr **a, void *arg)
 	st->uapi = kp_get_u32(a[KPMOD_A_UAPI_VERSION]);
 	st->cpus = kp_get_u32(a[KPMOD_A_NR_CPUS]);
 	st->possible = kp_get_u32(a[KPMOD_A_NR_POSSIBLE_CPUS]);
-	st->sites = kp_get_u32(a[KPMOD_A_NR_SITES]);
 	st->tracing_on = kp_get_u32(a[KPMOD_A_TRACING_ON]) != 0;
 	st->buf_limit = a[KPMOD_A_BUF_LIMIT] ? nla_get_u64(a[KPMOD_A_BUF_LIMIT]) : 0;
-	st->site_traps = a[KPMOD_A_SITE_TRAPS] ? nla_get_u64(a[KPMOD_A_SITE_TRAPS]) : 0;
+	st->hist_mem = a[KPMOD_A_HIST_MEM] ? nla_get_u64(a[KPMOD_A_HIST_MEM]) : 0;
+	st->hist_limit = a[KPMOD_A_HIST_LIMIT] ? nla_get_u64(a[KPMOD_A_HIST_LIMIT]) : 0;
 	st->snapshots = a[KPMOD_A_SNAPSHOTS] ? nla_get_u64(a[KPMOD_A_SNAPSHOTS]) : 0;
 	st->snapshots_skipped = a[KPMOD_A_SNAPSHOTS_SKIPPED] ?
 				nla_get_u64(a[KPMOD_A_SNAPSHOTS_SKIPPED]) : 0;

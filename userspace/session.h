@@ -13,8 +13,8 @@ struct kp_status {
 	char release[KPMOD_STR_MAX];
 	uint32_t uapi;
 	uint32_t cpus;		/* ring indexes 0..cpus-1 (the kernel's nr_cpu_ids) */
-	uint32_t possible, online, probes, max_probes, buf_mode, sites;
-	uint64_t buf_size, buf_limit, site_traps;
+	uint32_t possible, online, probes, max_probes, buf_mode;
+	uint64_t buf_size, buf_limit, hist_mem, hist_limit;
 	uint64_t snapshots, snapshots_skipped;	/* the snapshot trigger's */
 	bool tracing_on;	/* events reach the rings (traceon/traceoff) */
 };

@@ -96,21 +96,3 @@ unsigned long kpmod_arch_retval(struct pt_regs *regs)
 {
 	return regs_return_value(regs);
 }
-
-/* No kprobe sits on ftrace here: a breakpoint is always a kprobe's own. */
-int kpmod_arch_site_trap(struct kprobe *kp, struct pt_regs *regs)
-{
-	return 0;
-}
-
-NOKPROBE_SYMBOL(kpmod_arch_site_trap);
-
-/* No kprobe is on ftrace here: no site, no stale breakpoint to outlive. */
-int kpmod_arch_stale_trap_register(void)
-{
-	return 0;
-}
-
-void kpmod_arch_stale_trap_unregister(void)
-{
-}

@@ -1,10 +1,11 @@
 # The storm: probes added, enabled, disabled and deleted in loops on one
 # function while it is called everywhere, readers attaching and dying by
 # SIGKILL, a CPU going offline and online, `kpmod list` dumping throughout.
-# On x86_64 this sequence crashed the kernel in seconds (RIP 0 after an
-# ftrace-based kprobe was single-stepped: module/site.c) until kpmod kept
-# the function's hook armed.  Survival is the test; then every command
-# must have succeeded and nothing may be left registered.
+# Survival is the test; then every command must have succeeded and
+# nothing may be left registered.  The harness runs it on one TCG thread:
+# multi-threaded TCG runs stale code after the kernel rewrites a call site,
+# which no x86_64 kernel survives, with or without kpmod (README, "Kernel
+# crashes under an emulator").
 #   KPMOD_STORM_SECS (default 60) sets the length.
 . "$KPMOD_LIB"
 secs=${KPMOD_STORM_SECS:-60}
@@ -42,14 +43,9 @@ toggle() {
 	echo "$i $bad" >$out/toggle
 }
 
-# A function called without pause on every CPU when kpmod arms its hook
-# (its first probe): the rewrite of its call site races with the calls, and
-# a stale breakpoint met meanwhile must be caught by the anchor's guard,
-# never single-stepped (under an emulator that runs stale code, QEMU 7.2:
-# tests/vm/run's KPMOD_QEMU_DIR).  The hook is released after the calls stop: with no
-# kprobe left to guard it, a stale breakpoint there would be re-executed by
-# the kernel for ever on such an emulator (README, "A kernel crash kpmod
-# stays clear of").
+# A function called without pause on every CPU while kpmod arms and
+# disarms its ftrace hook: the rewrites of its call site race with the
+# calls.
 case $KPMOD_ARCH in
 x86_64) hot=__x64_sys_getppid ;;
 arm64) hot=__arm64_sys_getppid ;;
@@ -166,22 +162,11 @@ for j in $jobs; do
 	[ "$bad" -eq 0 ] || fail "$j: $bad commands failed"
 done
 
-expect_rc 0 kpmod status
-grep '^hooks:' /tmp/.out
 # Nothing left but the toggled pair; then nothing at all.
 expect_rc 0 kpmod list
 [ "$(wc -l </tmp/.out)" -eq 2 ] || fail "probes left behind by the storm"
 expect_rc 0 kpmod disable all
 expect_rc 0 kpmod clear
-# The functions' hooks are released a second after their last probe goes.
-i=0
-while :; do
-	kpmod status >/tmp/st.txt || fail "status failed"
-	grep -q '^hooks:   0 ' /tmp/st.txt && break
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat /tmp/st.txt; fail "hooks still armed 10 s after the last probe went"; }
-	sleep 0.1
-done
 if [ -r /sys/kernel/debug/kprobes/list ]; then
 	[ -s /sys/kernel/debug/kprobes/list ] &&
 		{ cat /sys/kernel/debug/kprobes/list; fail "kprobes left registered"; }

@@ -969,7 +969,8 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	    nla_put_u64_64bit(skb, KPMOD_A_PROBE_FILTERED, sum.filtered, KPMOD_A_UNSPEC) ||
 	    (filter && nla_put_string(skb, KPMOD_A_FILTER_TEXT, filter->text)) ||
 	    nla_put_u32(skb, KPMOD_A_PROBE_ARGS_SIZE, p->fixed_size) ||
-	    (p->soft_disabled && nla_put_flag(skb, KPMOD_A_PROBE_SOFT_DISABLED)) ||
+	    (p->soft_refs && p->soft_disabled &&
+	     nla_put_flag(skb, KPMOD_A_PROBE_SOFT_DISABLED)) ||
 	    (p->pid_tree && nla_put_u32(skb, KPMOD_A_PROBE_PID_TREE,
 					kpmod_pid_for_caller(p->pid_tree))) ||
 	    (p->added_by && nla_put_u32(skb, KPMOD_A_PROBE_ADDED_BY,

@@ -117,11 +117,12 @@ u64 kpmod_hist_mem(void)
 	return READ_ONCE(kpmod_hist_bytes);
 }
 
-/* What a table of @size entries with keys of @key_size bytes takes. */
+/* What a table of @size entries with keys of @key_size bytes takes: whole pages. */
 static u64 kpmod_hist_table_bytes(u32 size, u32 key_size)
 {
-	return (u64)(sizeof(struct kpmod_hist_elt) + key_size) * size +
-	       (u64)size * 2 * sizeof(struct kpmod_hist_slot);
+	return PAGE_ALIGN((u64)(sizeof(struct kpmod_hist_elt) + key_size) * size) +
+	       PAGE_ALIGN((u64)size * 2 * sizeof(struct kpmod_hist_slot)) +
+	       sizeof(struct kpmod_hist_table);
 }
 
 static void kpmod_hist_table_free(struct kpmod_hist_table *t)
@@ -427,6 +428,8 @@ void kpmod_hist_clear_end(struct kpmod_hist_store *st)
 	t->seed = get_random_u32();
 	/* The empty table before updates start again: kpmod_hist_update() acquires. */
 	smp_store_release(&st->clearing, st->clearing - 1);
+	/* Its hits and entries, which probe dumps show, start again from 0. */
+	kpmod_probes_changed();
 	kpmod_hist_store_put(st);
 }
 

@@ -23,6 +23,11 @@
 LIST_HEAD(kpmod_probes);
 u32 kpmod_probes_gen;
 static unsigned int kpmod_probes_count;
+/*
+ * Probes unlisted but not yet unregistered (kpmod_probes_release()): still
+ * the kernel's, so still counted against max_probes.
+ */
+static atomic_t kpmod_probes_releasing = ATOMIC_INIT(0);
 static u32 kpmod_next_id = 1;
 
 /* The header but its time, which only a record that is kept needs. */
@@ -551,7 +556,7 @@ static int kpmod_probe_admit(struct kpmod_probe *p, struct netlink_ext_ack *exta
 		NL_SET_ERR_MSG(extack, "an event with this group and name exists");
 		return -EEXIST;
 	}
-	if (kpmod_probes_count >= kpmod_max_probes) {
+	if (kpmod_probes_count + atomic_read(&kpmod_probes_releasing) >= kpmod_max_probes) {
 		NL_SET_ERR_MSG(extack, "too many probes (module parameter max_probes)");
 		return -ENOSPC;
 	}
@@ -636,8 +641,8 @@ static void kpmod_probes_unregister(struct list_head *list)
 	list_for_each_entry(p, list, node)
 		n++;
 	if (n > 1) {
-		kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-		rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+		kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+		rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
 	}
 	list_for_each_entry(p, list, node) {
 		if (!kps || !rps || kpmod_probe_is_uprobe(p))
@@ -652,8 +657,8 @@ static void kpmod_probes_unregister(struct list_head *list)
 		unregister_kprobes(kps, nk);
 	if (nr)
 		unregister_kretprobes(rps, nr);
-	kfree(kps);
-	kfree(rps);
+	kvfree(kps);
+	kvfree(rps);
 }
 
 void kpmod_probe_unlist(struct kpmod_probe *p, struct list_head *doomed)
@@ -661,6 +666,7 @@ void kpmod_probe_unlist(struct kpmod_probe *p, struct list_head *doomed)
 	lockdep_assert_held(&kpmod_lock);
 	list_move_tail(&p->node, doomed);
 	kpmod_probes_count--;
+	atomic_inc(&kpmod_probes_releasing);
 	kpmod_probes_changed();
 }
 
@@ -672,6 +678,7 @@ void kpmod_probes_release(struct list_head *doomed)
 	list_for_each_entry_safe(p, tmp, doomed, node) {
 		list_del(&p->node);
 		kpmod_probe_free(p);
+		atomic_dec(&kpmod_probes_releasing);
 	}
 }
 
@@ -862,9 +869,13 @@ u32 kpmod_probe_maxactive(struct kpmod_probe *p)
 
 void kpmod_probes_exit(void)
 {
+	struct kpmod_probe *p, *tmp;
+	LIST_HEAD(doomed);
+
 	mutex_lock(&kpmod_lock);
+	list_for_each_entry_safe(p, tmp, &kpmod_probes, node)
+		kpmod_probe_unlist(p, &doomed);
 	/* All unregistered before any is freed: a trigger may point at any of them. */
-	kpmod_probes_release(&kpmod_probes);
-	kpmod_probes_count = 0;
+	kpmod_probes_release(&doomed);
 	mutex_unlock(&kpmod_lock);
 }

@@ -138,6 +138,22 @@ u32 kpmod_trigger_text_bytes(const struct kpmod_trigger *t)
 	return strlen(t->text) + 1 + (t->filter ? strlen(t->filter->text) + 1 : 0);
 }
 
+/*
+ * Drops one enable_event/disable_event reference on @target.  Its last
+ * one gone, it records again if enabled by hand; otherwise soft_disabled
+ * stays as it is: a handler of @target may have read soft_refs before it
+ * dropped and read soft_disabled after, and cleared it would record an
+ * event nobody asked for.  With neither soft_refs nor enabled it records
+ * nothing either way, and dumps show the flag only while soft_refs is set.
+ */
+static void kpmod_target_put(struct kpmod_probe *target)
+{
+	WRITE_ONCE(target->soft_refs, target->soft_refs - 1);
+	if (!target->soft_refs && target->enabled)
+		WRITE_ONCE(target->soft_disabled, false);
+	kpmod_probe_arm(target);
+}
+
 int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
 {
 	struct kpmod_probe *target = t->target;
@@ -170,12 +186,8 @@ int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t)
 	kpmod_probes_changed();
 	return 0;
 undo_target:
-	if (target) {
-		WRITE_ONCE(target->soft_refs, target->soft_refs - 1);
-		if (!target->soft_refs)
-			WRITE_ONCE(target->soft_disabled, false);
-		kpmod_probe_arm(target);
-	}
+	if (target)
+		kpmod_target_put(target);
 	return ret;
 }
 
@@ -201,10 +213,7 @@ void kpmod_trigger_release(struct kpmod_trigger *t)
 	synchronize_rcu();
 	mutex_lock(&kpmod_lock);
 	if (target) {
-		WRITE_ONCE(target->soft_refs, target->soft_refs - 1);
-		if (!target->soft_refs)
-			WRITE_ONCE(target->soft_disabled, false);
-		kpmod_probe_arm(target);
+		kpmod_target_put(target);
 		kpmod_probes_changed();
 	}
 	/* A hist's table is shared under kpmod_lock. */

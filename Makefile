@@ -9,7 +9,11 @@
 #                      (bench/run), then kpmod report's memory on recordings of
 #                      64 MiB and 1 GiB
 # make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
-# make check-matrix    every VM scenario on 5.10, 6.1, 6.12 x x86_64, arm64
+# make check-matrix    every VM scenario on 5.10, 6.1, 6.12, 7.3 x x86_64, arm64,
+#                      and on the PREEMPT_RT and 16K-page flavours
+# make check-newest    the newest kernel Debian serves (sid, experimental,
+#                      backports): built against, booted on both arches
+#                      with the smoke set (tests/check-newest)
 # make storm           the storm scenario for 5 minutes on every guest
 # make stress          the reliability campaign on the debug kernel: 1,000,000
 #                      fuzzed netlink requests, 1,000 probes at once, failed
@@ -29,7 +33,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 VERSION := $(shell cat VERSION)
 
-.PHONY: all module userspace unit check demo bench lint clean check-matrix storm stress \
+.PHONY: all module userspace unit check demo bench lint clean check-matrix check-newest storm stress \
 	fuzz dkms-install dkms-remove deb install uninstall docs-check
 
 all: module userspace
@@ -82,6 +86,9 @@ lint:
 
 check-matrix:
 	tests/check-matrix
+
+check-newest:
+	tests/check-newest
 
 storm:
 	tests/storm

@@ -391,7 +391,7 @@ if part scale; then
 		echo "$row"
 		i=$((i + 1))
 	done >/tmp/scale.rows
-	kpmod clear
+	others 0
 	sed "s/^/# scale: /" /tmp/scale.rows
 	awk '
 		NR == 1 { for (c = 1; c <= 6; c++) m[c] = $c }
@@ -405,9 +405,10 @@ fi
 # rounds of add, enable, status, list, disable, del on a probe of its
 # own), p50, p99 and worst: alone; beside a loop that adds, enables,
 # disables and deletes probes on another function (each delete releases
-# them: a grace period); and beside a loop of as many commands that
-# release nothing (kpmod status), which takes the same share of the CPU.
-# Alike in the last two means no command waits for another's release.
+# them: a grace period); beside a loop that only enables and disables
+# such probes (the same arming, no release); and beside a loop of
+# `kpmod status`, which takes the CPU and nothing else.  Releases alike
+# toggles means no command waits for another's release.
 if part lat; then
 	LAT=${KPMOD_BENCH_LAT:-100}
 	LATCMDS="add enable status list disable del"
@@ -437,22 +438,27 @@ if part lat; then
 					v[int((NR * 99 + 99) / 100)] / 1000, v[NR] / 1000 }'
 		done
 	}
+	# The loops end after a whole round once /tmp/lat.stop exists.
 	releases() {
-		while kpmod add 'p:rl/y vfs_fsync' 'r:rl/yr vfs_fsync' && kpmod enable rl/y rl/yr &&
-		      kpmod disable rl/y rl/yr && kpmod del rl/y rl/yr; do :; done
+		while [ ! -e /tmp/lat.stop ] && kpmod add 'p:rl/y vfs_fsync' 'r:rl/yr vfs_fsync' &&
+		      kpmod enable rl/y rl/yr && kpmod disable rl/y rl/yr && kpmod del rl/y rl/yr; do :; done
+	}
+	toggles() {
+		kpmod add 'p:rl/y vfs_fsync' 'r:rl/yr vfs_fsync' || fail "lat: add rl/y"
+		while [ ! -e /tmp/lat.stop ] && kpmod enable rl/y rl/yr && kpmod disable rl/y rl/yr; do :; done
+		kpmod del rl/y rl/yr
 	}
 	statuses() {
-		while kpmod status >/dev/null; do :; done
+		while [ ! -e /tmp/lat.stop ] && kpmod status >/dev/null; do :; done
 	}
 	lat_round alone
-	for loop in releases statuses; do
+	for loop in releases toggles statuses; do
+		rm -f /tmp/lat.stop
 		$loop &
 		lp=$!
 		lat_round "beside $loop"
-		kill $lp
-		wait $lp 2>/dev/null
-		kpmod disable rl/y rl/yr 2>/dev/null
-		kpmod del rl/y rl/yr 2>/dev/null
+		touch /tmp/lat.stop
+		wait $lp
 	done
 fi
 # CPUs: the per-call cost of one probe while 1, 2 and 4 CPUs call the

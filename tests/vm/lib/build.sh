@@ -2,9 +2,10 @@
 # Builds what goes into the guest: the module for the guest's kernel, a
 # static kpmod for the guest's arch, and the initramfs holding both.
 
-# cross_env ARCH KDIR: make variables for building against KDIR.  Debian's
-# headers name the compiler their kernel was built with (gcc-10 for 5.10);
-# when that one is not installed, the host's default gcc is used instead.
+# cross_env ARCH KDIR [buildroot]: make variables for building against
+# KDIR.  Debian's headers name the compiler their kernel was built with
+# (gcc-10 for 5.10); when that one is not installed here, the host's default
+# gcc is used instead (a build root has it: not checked there).
 cross_env() {
 	local cross='' want
 	case "$1" in
@@ -12,9 +13,25 @@ cross_env() {
 	arm64) cross=aarch64-linux-gnu-; echo "ARCH=arm64 CROSS_COMPILE=$cross" ;;
 	esac
 	want=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/\1/p' "$2/.kernelvariables" 2>/dev/null)
-	if [ -n "$want" ] && ! command -v "$cross$want" >/dev/null; then
+	if [ -n "$want" ] && [ -z "${3:-}" ] && ! command -v "$cross$want" >/dev/null; then
 		log "$cross$want (the compiler of $(basename "$2")) is not installed: using ${cross}gcc"
 		echo "CC=${cross}gcc"
+	fi
+}
+
+# kmake ARCH KDIR DIR ARGS...: make -C KDIR M=DIR ARGS... for ARCH; in
+# the kernel's build root when it has one (KBUILDROOT, set by fetch_kernel;
+# tests/vm/lib/buildroot.sh).
+kmake() {
+	local arch=$1 kdir=$2 m=$3
+	shift 3
+	if [ -n "${KBUILDROOT:-}" ]; then
+		# shellcheck disable=SC2046
+		in_buildroot "$KBUILDROOT" "$KPMOD_CACHE" "$m" -- \
+			make -s -C "$kdir" M="$m" $(cross_env "$arch" "$kdir" buildroot) "$@"
+	else
+		# shellcheck disable=SC2046
+		make -s -C "$kdir" M="$m" $(cross_env "$arch" "$kdir") "$@"
 	fi
 }
 
@@ -23,8 +40,7 @@ cross_env() {
 build_module() {
 	local arch=$1 kdir=$2 out=$3
 	"$top/pkg/dkms-src" "$out"
-	# shellcheck disable=SC2046
-	make -s -C "$kdir" M="$out" $(cross_env "$arch" "$kdir") KPMOD_WERROR=y modules >&2 ||
+	kmake "$arch" "$kdir" "$out" KPMOD_WERROR=y modules >&2 ||
 		die "module build against $kdir failed"
 	[ -f "$out/module/kpmod.ko" ] || die "no kpmod.ko built"
 	sign_module "$kdir" "$out/module/kpmod.ko" keep-unsigned
@@ -48,9 +64,7 @@ build_extra_module() {
 	local arch=$1 kdir=$2 src=$3 out=$4 b
 	b=$(mktemp -d "$work/xmod.XXXXXX")
 	cp -r "$src"/. "$b/"
-	# shellcheck disable=SC2046
-	make -s -C "$kdir" M="$b" $(cross_env "$arch" "$kdir") modules >&2 ||
-		die "extra module build from $src failed"
+	kmake "$arch" "$kdir" "$b" modules >&2 || die "extra module build from $src failed"
 	for b in "$b"/*.ko; do
 		sign_module "$kdir" "$b"
 		cp "$b" "$out/"

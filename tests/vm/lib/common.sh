@@ -7,6 +7,13 @@ export KPMOD_CACHE
 log() { printf '%s\n' "vm: $*" >&2; }
 die() { printf '%s\n' "vm: error: $*" >&2; exit 2; }
 
+# The guests (KERNEL/ARCH) of `make check` (tests/check): every scenario
+# on CHECK_FULL, the smoke set (tests/vm/smoke.list) on CHECK_SMOKE; and
+# of `make check-matrix` (tests/check-matrix): every scenario on each.
+CHECK_FULL="6.1/x86_64 6.1/arm64 debug/x86_64"
+CHECK_SMOKE="6.12/x86_64 5.10/x86_64 5.10/arm64 6.12/arm64 7.3/x86_64 7.3/arm64"
+MATRIX_GUESTS="5.10/x86_64 5.10/arm64 6.1/x86_64 6.1/arm64 6.12/x86_64 6.12/arm64 7.3/x86_64 7.3/arm64 6.12-rt/x86_64 6.12-rt/arm64 7.3-rt/x86_64 7.3-rt/arm64 7.3-16k/arm64"
+
 # deb_arch x86_64|arm64 -> Debian's architecture name
 deb_arch() {
 	case "$1" in
@@ -42,7 +49,7 @@ need_pkgs() {
 # vCPU has since rewritten.  Whenever the guest kernel patches a function
 # others are running (ftrace, kprobes, jump labels), one CPU can run a stale
 # int3 for ever (a soft lockup) or, on an ftrace-based kprobe, jump to 0
-# (README: "A kernel crash kpmod stays clear of").  Tests on it are flaky
+# (README: "Kernel crashes under an emulator").  Tests on it are flaky
 # whatever kpmod does, so the harness takes QEMU from the host's backports
 # (Debian's registry), or refuses.  tests/vm/run's KPMOD_QEMU_DIR runs
 # another one, unchecked, to reproduce.

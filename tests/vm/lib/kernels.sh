@@ -1,28 +1,100 @@
 # shellcheck shell=bash
 # Kernels, headers and busybox from Debian's registry, unpacked into the cache.
 #
-# fetch_kernel ARCH VERSION sets KIMAGE (the kernel image to boot) and KDIR
-# (the tree to build modules against).  Packages are downloaded with
+# fetch_kernel ARCH KERNEL sets KIMAGE (the kernel image to boot), KROOT
+# and KRELEASE (where its packages are unpacked, its release), KDIR
+# (the tree to build modules against) and KBUILDROOT (the Debian suite
+# whose build root builds against it, tests/vm/lib/buildroot.sh, or empty:
+# this machine's compiler).  KERNEL is a series, 5.10, 6.1, 6.12 or 7.3,
+# with an optional flavour: SERIES-rt (PREEMPT_RT: 6.12 and 7.3),
+# SERIES-16k (16 KiB pages: 7.3 on arm64); or `newest`, the highest
+# linux-image-ARCH of sid, experimental and trixie-backports today,
+# cached under ARCH-newest-VERSION.  Packages are downloaded with
 # `apt-get download` and unpacked with `dpkg -x` under
-# $KPMOD_CACHE/kernels/ARCH-VERSION; a later run reuses them untouched.
+# $KPMOD_CACHE/kernels/ARCH-KERNEL; a later run reuses them untouched.
+KERNELS_KNOWN="5.10, 6.1, 6.12, 7.3, 6.12-rt, 7.3-rt, 7.3-16k (arm64), newest, debug (x86_64)"
 
-# kernel_suite VERSION: the Debian suite that carries a kernel series.
+# apt_newest: APT_OPTS for a private apt configuration of every Debian
+# suite that may carry a newer kernel than the releases: sid, experimental
+# and the current stable's backports (the host's mirror, amd64 and arm64).
+NEWEST_SUITES="sid experimental trixie-backports"
+apt_newest() {
+	local dir=$KPMOD_CACHE/apt/newest u sb s
+	APT_OPTS=(-o "Dir::Etc=$dir/etc" -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d"
+		  -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+		  -o "Dir::State::status=$dir/status"
+		  -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+		  -o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64")
+	# Fresh lists every time: the newest kernel is what is asked for.
+	rm -rf "$dir"
+	mkdir -p "$dir/etc/sources.list.d" "$dir/etc/preferences.d" "$dir/lists/partial" \
+		"$dir/cache/archives/partial"
+	: >"$dir/status"
+	read -r u sb < <(host_sources | awk -v h="$(host_suite)" '$2 == h { print $1, $3; exit }')
+	[ -n "${u:-}" ] || die "no Debian mirror in the host's apt sources"
+	for s in $NEWEST_SUITES; do
+		if [ "$sb" = - ]; then
+			echo "deb [arch=amd64,arm64] $u $s main"
+		else
+			echo "deb [arch=amd64,arm64 signed-by=$sb] $u $s main"
+		fi
+	done >"$dir/etc/sources.list"
+	log "updating the private apt lists for $NEWEST_SUITES"
+	apt-get "${APT_OPTS[@]}" -q update >&2 || die "apt-get update for $NEWEST_SUITES failed"
+}
+
+# newest_kernel ARCH: sets NEWEST_VERSION and NEWEST_SUITE, the highest
+# version of ARCH's linux-image meta package in any suite apt_newest lists.
+newest_kernel() {
+	local darch v s
+	darch=$(deb_arch "$1")
+	apt_newest
+	NEWEST_VERSION= NEWEST_SUITE=
+	while read -r v s; do
+		if [ -z "$NEWEST_VERSION" ] || dpkg --compare-versions "$v" gt "$NEWEST_VERSION"; then
+			NEWEST_VERSION=$v NEWEST_SUITE=$s
+		fi
+	done < <(apt-cache "${APT_OPTS[@]}" madison "linux-image-$darch:$darch" |
+		awk -F' *[|] *' '{ split($3, w, " "); sub(/\/.*/, "", w[2]); print $2, w[2] }')
+	[ -n "$NEWEST_VERSION" ] || die "no linux-image-$darch in $NEWEST_SUITES"
+}
+
+# kernel_suite SERIES: the Debian suite that carries a kernel series.
 kernel_suite() {
 	case "$1" in
 	5.10) echo bullseye ;;
 	6.1 | 6.12) echo bookworm ;;
-	*) die "kernel '$1' is not supported (5.10, 6.1, 6.12, debug)" ;;
+	7.3) echo trixie-backports ;;
+	*) die "kernel '$1' is not supported ($KERNELS_KNOWN)" ;;
 	esac
 }
 
-# The meta package that names the current image for a kernel series.
+# kernel_buildroot SERIES: the suite whose compiler builds modules for it
+# (its own: 7.3's headers pass options bookworm's gcc-12 refuses), or
+# nothing for this machine's.
+kernel_buildroot() {
+	case "$1" in
+	7.3 | trixie-backports) echo trixie ;;
+	sid | experimental) echo sid ;;
+	esac
+}
+
+# kernel_meta_pkg ARCH SERIES FLAVOUR: the meta package that names the
+# current image of a kernel series and flavour (Debian's: rt-amd64,
+# arm64-16k).
 kernel_meta_pkg() {
-	local darch
+	local darch flav
 	darch=$(deb_arch "$1")
-	case "$2" in
-	5.10 | 6.1) echo "linux-image-$darch:$darch" ;;
-	6.12) echo "linux-image-6.12-$darch:$darch" ;;
-	*) die "kernel '$2' is not supported (5.10, 6.1, 6.12, debug)" ;;
+	case "$3" in
+	'') flav=$darch ;;
+	rt) flav=rt-$darch ;;
+	16k) flav=$darch-16k ;;
+	*) die "kernel flavour '$3' is not supported ($KERNELS_KNOWN)" ;;
+	esac
+	case "$2/$3/$darch" in
+	5.10//* | 6.1//* | 7.3//* | 7.3/rt/* | 7.3/16k/arm64) echo "linux-image-$flav:$darch" ;;
+	6.12//* | 6.12/rt/*) echo "linux-image-6.12-$flav:$darch" ;;
+	*) die "kernel '$2${3:+-$3}' is not served for $darch ($KERNELS_KNOWN)" ;;
 	esac
 }
 
@@ -73,10 +145,12 @@ host_suite() {
 
 # apt_private SUITE: sets APT_OPTS to a private apt configuration under the
 # cache whose sources are the host's own, with the host's suite name swapped
-# for SUITE, for amd64 and arm64.  The system's apt state is left alone.
+# for SUITE, for amd64 and arm64.  SUITE-backports is SUITE and its
+# backports.  The system's apt state is left alone.
 apt_private() {
-	local suite=$1 dir host u s sb c stamp
-	dir=$KPMOD_CACHE/apt/$suite
+	local suite=${1%-backports} bpo= dir host u s sb c stamp
+	[ "$suite" = "$1" ] || bpo=1
+	dir=$KPMOD_CACHE/apt/$1
 	host=$(host_suite)
 	APT_OPTS=(-o "Dir::Etc=$dir/etc" -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d"
 		  -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
@@ -99,12 +173,15 @@ apt_private() {
 		"$host" | "$host"-*) ;;
 		*) continue ;;
 		esac
-		s=$suite${s#"$host"}
-		if [ "$sb" = - ]; then
-			echo "deb [arch=amd64,arm64] $u $s $c"
-		else
-			echo "deb [arch=amd64,arm64 signed-by=$sb] $u $s $c"
-		fi
+		local ss=$suite${s#"$host"}
+		[ -z "$bpo" ] || [ "$s" != "$host" ] || ss="$ss $suite-backports"
+		for s in $ss; do
+			if [ "$sb" = - ]; then
+				echo "deb [arch=amd64,arm64] $u $s $c"
+			else
+				echo "deb [arch=amd64,arm64 signed-by=$sb] $u $s $c"
+			fi
+		done
 	done < <(host_sources) | sort -u >"$dir/etc/sources.list"
 	[ -s "$dir/etc/sources.list" ] || die "no Debian sources for '$host' in the host's apt configuration"
 	log "updating the private apt lists for $suite"
@@ -143,44 +220,79 @@ unpack_debs() {
 # registry does not serve it (the security suite sometimes lists builds
 # its pool lacks), the one of the suite's last point release.
 fetch_kernel() {
-	local arch=$1 ver=$2 darch dir meta img rel hdr common kbuild suite pin
+	local arch=$1 ver=$2 darch dir meta img rel hdr common kbuild suite pin pins parts series flavour
 	darch=$(deb_arch "$arch")
+	series=${ver%%-*} flavour=
+	[ "$series" = "$ver" ] || flavour=${ver#*-}
 	dir=$KPMOD_CACHE/kernels/$arch-$ver
+	# newest: whatever Debian serves newest today, in its own cache folder.
+	if [ "$ver" = newest ]; then
+		newest_kernel "$arch"
+		dir=$KPMOD_CACHE/kernels/$arch-newest-$NEWEST_VERSION
+	fi
 	if [ ! -f "$dir/release" ]; then
-		suite=$(kernel_suite "$ver")
-		apt_private "$suite"
-		for pin in "" "$suite"; do
+		if [ "$ver" = newest ]; then
+			suite=$NEWEST_SUITE series=$NEWEST_SUITE
+			pins=("$suite")
+		else
+			suite=$(kernel_suite "$series")
+			apt_private "$suite"
+			# A backports kernel is never the default candidate: pinned from the start.
+			pins=("" "$suite")
+			[ "$suite" = "${suite%-backports}" ] || pins=("$suite")
+		fi
+		for pin in "${pins[@]}"; do
 			[ -z "$pin" ] || APT_OPTS+=(-o "APT::Default-Release=$pin")
-			meta=$(kernel_meta_pkg "$arch" "$ver")
+			if [ "$ver" = newest ]; then
+				meta="linux-image-$darch:$darch=$NEWEST_VERSION"
+			else
+				meta=$(kernel_meta_pkg "$arch" "$series" "$flavour")
+			fi
 			img=$(first_dep "$meta" "^linux-image-[0-9]") ||
 				die "cannot resolve $meta"
 			rel=${img#linux-image-}
 			rel=${rel%-unsigned}
+			# From 7.x the image package only depends on the kernel
+			# (linux-binary-REL) and its modules (linux-modules-REL).
+			parts=$(first_dep "$img:$darch" "^linux-(binary|modules)-" || true)
+			[ -z "$parts" ] || parts="linux-binary-$rel:$darch linux-modules-$rel:$darch"
 			hdr=linux-headers-$rel
 			common=$(first_dep "$hdr:$darch" "^linux-headers-.*-common") ||
 				die "cannot resolve $hdr's common headers"
 			# The headers' scripts link points into linux-kbuild, which
-			# holds programs run on this machine: take the host's build.
+			# holds programs run where modules are built: this machine's
+			# arch (in a build root, that suite's build of it).
 			kbuild=$(first_dep "$hdr:$darch" "^linux-kbuild-") ||
 				die "cannot resolve $hdr's kbuild"
-			log "fetching $img $hdr $common $kbuild ($darch)"
+			log "fetching $img $parts $hdr $common $kbuild ($darch)"
 			rm -rf "$dir.tmp"
 			mkdir -p "$dir.tmp/root"
-			try_unpack_debs "$dir.tmp/root" "$img:$darch" "$hdr:$darch" "$common" \
+			# shellcheck disable=SC2086
+			try_unpack_debs "$dir.tmp/root" "$img:$darch" $parts "$hdr:$darch" "$common" \
 				"$kbuild:$(dpkg --print-architecture)" && break
 			[ -z "$pin" ] || die "cannot download the $ver kernel for $arch"
 			log "not served; trying $suite's point release"
 		done
+		# From 7.x the modules are under /usr/lib/modules: /lib leads
+		# there, as on a merged-/usr system (depmod looks in /lib).
+		[ -e "$dir.tmp/root/lib" ] || [ ! -d "$dir.tmp/root/usr/lib/modules" ] ||
+			ln -s usr/lib "$dir.tmp/root/lib"
 		echo "$rel" >"$dir.tmp/release"
+		kernel_buildroot "$series" >"$dir.tmp/buildroot"
 		rm -rf "$dir"
 		mv "$dir.tmp" "$dir"
 	fi
 	rel=$(cat "$dir/release")
+	KROOT=$dir/root KRELEASE=$rel
+	KBUILDROOT=$(cat "$dir/buildroot" 2>/dev/null || true)
 	KIMAGE=$dir/root/boot/vmlinuz-$rel
+	[ -f "$KIMAGE" ] || KIMAGE=$dir/root/usr/lib/modules/$rel/vmlinuz
 	KDIR=$dir/root/usr/src/linux-headers-$rel
-	# The headers' Makefile includes the common headers by absolute path:
-	# point it at the unpacked copy, not at whatever the host has installed.
-	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" "$KDIR/Makefile"
+	# The headers' Makefile includes the common headers (and from 7.x
+	# names its own output tree) by absolute path: point it at the
+	# unpacked copy, not at whatever the host has installed.
+	sed -i -e "s|^include /usr/src/|include $dir/root/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dir/root/usr/src/|" "$KDIR/Makefile"
 	[ -f "$KIMAGE" ] || die "no kernel image at $KIMAGE"
 	[ -d "$KDIR/scripts/" ] || die "no headers (or kbuild scripts) at $KDIR"
 }

@@ -20,6 +20,16 @@
  *                               by root gives nothing to the same process
  *                               once it drops to uid 1000, or enters a new
  *                               user namespace: ATTACH and mmap say EPERM.
+ *   kpmod-ringtest wakeup CPU SECONDS
+ *                               a reader of CPU's ring sleeping in poll()
+ *                               (capped at 1 s) for SECONDS: each time the
+ *                               module wakes it, how long after the record
+ *                               that took the unread bytes to the
+ *                               watermark was written (its timestamp
+ *                               against CLOCK_MONOTONIC); prints
+ *                               "wakeups N timeouts N latency_us P50 P99
+ *                               MAX events N lost N" and "ok" (a
+ *                               measurement: nothing is judged).
  *   kpmod-ringtest userns-exec CMD [ARGS...]
  *                               runs CMD in a new user namespace, where it
  *                               is root with every capability, but only
@@ -222,6 +232,80 @@ static void test_watermark(void)
 	       "a poller is woken when a padded record crosses the watermark", detail);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The time of the record whose end takes @tail's unread bytes to @wm, or 0. */
+static uint64_t crossing_ts(const struct ring *r, uint64_t tail, uint64_t head, uint64_t wm)
+{
+	uint64_t pos = tail;
+
+	while (pos < head) {
+		const struct kpmod_record *rec =
+			(const void *)(r->data + (pos & (r->size - 1)));
+
+		if (rec->len < sizeof(*rec) || rec->len % 8)
+			return 0;
+		if (pos + rec->len - tail >= wm)
+			return rec->type == KPMOD_REC_PAD ? 0 : rec->ts_ns;
+		pos += rec->len;
+	}
+	return 0;
+}
+
+static void test_wakeup(unsigned int cpu, unsigned int secs)
+{
+	uint64_t *lat = calloc(1000000, sizeof(*lat));
+	uint64_t end = mono_ns() + (uint64_t)secs * 1000000000, wm, lost0, events0;
+	unsigned int n = 0, timeouts = 0;
+	struct ring r;
+
+	if (!lat)
+		die("calloc");
+	ring_open(&r, cpu);
+	wm = r.size / 4;
+	lost0 = r.meta->lost;
+	events0 = r.meta->events;
+	set_tail(&r, head_of(&r));
+	while (mono_ns() < end && n < 1000000) {
+		struct pollfd p = { .fd = r.fd, .events = POLLIN };
+		uint64_t tail = r.cons->data_tail, head, ts;
+		int got = poll(&p, 1, 1000);
+		uint64_t now = mono_ns();
+
+		head = head_of(&r);
+		if (got == 0) {
+			timeouts++;
+		} else if (got > 0 && head - tail >= wm) {
+			ts = crossing_ts(&r, tail, head, wm);
+			if (ts && now > ts)
+				lat[n++] = now - ts;
+		}
+		set_tail(&r, head);
+	}
+	qsort(lat, n, sizeof(*lat), cmp_u64);
+	printf("wakeups %u timeouts %u latency_us %llu %llu %llu events %llu lost %llu\n", n, timeouts,
+	       n ? (unsigned long long)lat[(n - 1) / 2] / 1000 : 0,
+	       n ? (unsigned long long)lat[(n * 99 + 99) / 100 - 1] / 1000 : 0,
+	       n ? (unsigned long long)lat[n - 1] / 1000 : 0,
+	       (unsigned long long)(r.meta->events - events0),
+	       (unsigned long long)(r.meta->lost - lost0));
+	result(1, "wakeup measured", "");
+	free(lat);
+}
+
 /* Marks [off, off + n) of a record as its own bytes. */
 static void cover(uint8_t *covered, uint32_t reclen, uint32_t off, uint32_t n)
 {
@@ -334,13 +418,15 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "watermark"))
 		test_watermark();
+	else if (argc == 4 && !strcmp(argv[1], "wakeup"))
+		test_wakeup(atoi(argv[2]), atoi(argv[3]));
 	else if (argc == 3 && !strcmp(argv[1], "zeros"))
 		test_zeros(atoi(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "privdrop") &&
 		 (!strcmp(argv[2], "uid") || !strcmp(argv[2], "userns")))
 		test_privdrop(argv[2]);
 	else {
-		fprintf(stderr, "usage: kpmod-ringtest watermark | zeros NARGS | privdrop uid|userns | userns-exec CMD...\n");
+		fprintf(stderr, "usage: kpmod-ringtest watermark | wakeup CPU SECONDS | zeros NARGS | privdrop uid|userns | userns-exec CMD...\n");
 		return 2;
 	}
 	return failures ? 1 : 0;

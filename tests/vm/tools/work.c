@@ -15,10 +15,14 @@
  *   kpmod-work name NAME CMD ARGS... calls itself NAME (prctl PR_SET_NAME:
  *                                  any bytes, a newline included), then
  *                                  runs CMD as above
+ *   kpmod-work fifo PRIO CMD ARGS... runs CMD as above as a SCHED_FIFO
+ *                                  task of priority PRIO (busybox has no
+ *                                  chrt)
  * Prints nothing else; exits 0.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,16 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "now")) {
 		printf("%ld\n", now_ns());
 		return 0;
+	}
+	if (argc > 3 && !strcmp(argv[1], "fifo")) {
+		struct sched_param sp = { .sched_priority = (int)num(argv[2]) };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			perror("kpmod-work: sched_setscheduler");
+			return 1;
+		}
+		argv += 2;
+		argc -= 2;
 	}
 	if (argc > 3 && !strcmp(argv[1], "name")) {
 		prctl(PR_SET_NAME, argv[2], 0, 0, 0);
@@ -128,6 +142,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS\n");
+	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS\n");
 	return 2;
 }

@@ -68,11 +68,19 @@ enum { KT_PROCESS, KT_IRQ, KT_NMI, KT_NR };
 #define KT_ORIGINAL 1
 #define KT_PATCHED 2
 
+/*
+ * Read with READ_ONCE() so that the compiler cannot know the range of
+ * kpmod_target_shared()'s result: gcc 14 propagates it to the callers
+ * (noinline does not stop that) and folds their test for KT_PATCHED to
+ * false, and no call would ever count as patched.
+ */
+static int kt_original = KT_ORIGINAL;
+
 int kpmod_target_shared(int ctx);
 
 noinline int kpmod_target_shared(int ctx)
 {
-	return READ_ONCE(ctx) >= 0 ? KT_ORIGINAL : 0;
+	return READ_ONCE(ctx) >= 0 ? READ_ONCE(kt_original) : 0;
 }
 
 static atomic_t kt_calls[KT_NR], kt_patched[KT_NR];

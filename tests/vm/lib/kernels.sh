@@ -14,33 +14,61 @@
 # $KPMOD_CACHE/kernels/ARCH-KERNEL; a later run reuses them untouched.
 KERNELS_KNOWN="5.10, 6.1, 6.12, 7.3, 6.12-rt, 7.3-rt, 7.3-16k (arm64), newest, debug (x86_64)"
 
-# apt_newest: APT_OPTS for a private apt configuration of every Debian
-# suite that may carry a newer kernel than the releases: sid, experimental
-# and the current stable's backports (the host's mirror, amd64 and arm64).
-NEWEST_SUITES="sid experimental trixie-backports"
-apt_newest() {
-	local dir=$KPMOD_CACHE/apt/newest u sb s
-	APT_OPTS=(-o "Dir::Etc=$dir/etc" -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d"
-		  -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
-		  -o "Dir::State::status=$dir/status"
+# apt_config NAME: sets APT_OPTS to a private apt configuration under
+# $KPMOD_CACHE/apt/NAME (amd64 and arm64; the system's apt state is left
+# alone) and APT_DIR to that folder.
+apt_config() {
+	APT_DIR=$KPMOD_CACHE/apt/$1
+	APT_OPTS=(-o "Dir::Etc=$APT_DIR/etc" -o "Dir::Etc::SourceParts=$APT_DIR/etc/sources.list.d"
+		  -o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache"
+		  -o "Dir::State::status=$APT_DIR/status"
 		  -o Debug::NoLocking=1 -o APT::Sandbox::User=root
 		  -o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64")
-	# Fresh lists every time: the newest kernel is what is asked for.
-	rm -rf "$dir"
-	mkdir -p "$dir/etc/sources.list.d" "$dir/etc/preferences.d" "$dir/lists/partial" \
-		"$dir/cache/archives/partial"
-	: >"$dir/status"
+}
+
+# apt_fresh MINUTES: whether APT_DIR's lists were updated that recently.
+apt_fresh() {
+	[ -f "$APT_DIR/updated" ] && [ -n "$(find "$APT_DIR/updated" -mmin -"$1")" ]
+}
+
+# deb_line URL SUITE COMPONENTS SIGNED_BY: one sources.list line (SIGNED_BY
+# "-" for none).
+deb_line() {
+	if [ "$4" = - ]; then
+		echo "deb [arch=amd64,arm64] $1 $2 $3"
+	else
+		echo "deb [arch=amd64,arm64 signed-by=$4] $1 $2 $3"
+	fi
+}
+
+# apt_update WHAT: writes stdin as APT_DIR's sources.list and updates its
+# lists (WHAT names them in messages).
+apt_update() {
+	rm -rf "$APT_DIR/lists"
+	mkdir -p "$APT_DIR/etc/sources.list.d" "$APT_DIR/etc/preferences.d" "$APT_DIR/lists/partial" \
+		"$APT_DIR/cache/archives/partial"
+	: >"$APT_DIR/status"
+	cat >"$APT_DIR/etc/sources.list"
+	[ -s "$APT_DIR/etc/sources.list" ] || die "no Debian sources for $1 in the host's apt configuration"
+	log "updating the private apt lists for $1"
+	apt-get "${APT_OPTS[@]}" -q update >&2 || die "apt-get update for $1 failed"
+	touch "$APT_DIR/updated"
+}
+
+# apt_newest: APT_OPTS for every Debian suite that may carry a newer
+# kernel than the releases: sid, experimental and the current stable's
+# backports (the host's mirror).  Lists an hour old at most: the newest
+# kernel is what is asked for, and a check's two arches share one update.
+NEWEST_SUITES="sid experimental trixie-backports"
+apt_newest() {
+	local u sb s
+	apt_config newest
+	apt_fresh 60 && return 0
 	read -r u sb < <(host_sources | awk -v h="$(host_suite)" '$2 == h { print $1, $3; exit }')
 	[ -n "${u:-}" ] || die "no Debian mirror in the host's apt sources"
 	for s in $NEWEST_SUITES; do
-		if [ "$sb" = - ]; then
-			echo "deb [arch=amd64,arm64] $u $s main"
-		else
-			echo "deb [arch=amd64,arm64 signed-by=$sb] $u $s main"
-		fi
-	done >"$dir/etc/sources.list"
-	log "updating the private apt lists for $NEWEST_SUITES"
-	apt-get "${APT_OPTS[@]}" -q update >&2 || die "apt-get update for $NEWEST_SUITES failed"
+		deb_line "$u" "$s" main "$sb"
+	done | apt_update "$NEWEST_SUITES"
 }
 
 # newest_kernel ARCH: sets NEWEST_VERSION and NEWEST_SUITE, the highest
@@ -148,22 +176,11 @@ host_suite() {
 # for SUITE, for amd64 and arm64.  SUITE-backports is SUITE and its
 # backports.  The system's apt state is left alone.
 apt_private() {
-	local suite=${1%-backports} bpo= dir host u s sb c stamp
+	local suite=${1%-backports} bpo= host u s sb c
 	[ "$suite" = "$1" ] || bpo=1
-	dir=$KPMOD_CACHE/apt/$1
 	host=$(host_suite)
-	APT_OPTS=(-o "Dir::Etc=$dir/etc" -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d"
-		  -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
-		  -o "Dir::State::status=$dir/status"
-		  -o Debug::NoLocking=1 -o APT::Sandbox::User=root
-		  -o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64")
-	stamp=$dir/updated
-	if [ -f "$stamp" ] && [ -n "$(find "$stamp" -mmin -1440)" ]; then
-		return 0
-	fi
-	mkdir -p "$dir/etc/sources.list.d" "$dir/etc/preferences.d" "$dir/lists/partial" \
-		"$dir/cache/archives/partial"
-	: >"$dir/status"
+	apt_config "$1"
+	apt_fresh 1440 && return 0
 	while read -r u s sb c; do
 		# Not backports: the kernels come from the suite and its updates,
 		# and an old suite's backports leave deb.debian.org (bullseye's
@@ -176,17 +193,9 @@ apt_private() {
 		local ss=$suite${s#"$host"}
 		[ -z "$bpo" ] || [ "$s" != "$host" ] || ss="$ss $suite-backports"
 		for s in $ss; do
-			if [ "$sb" = - ]; then
-				echo "deb [arch=amd64,arm64] $u $s $c"
-			else
-				echo "deb [arch=amd64,arm64 signed-by=$sb] $u $s $c"
-			fi
+			deb_line "$u" "$s" "$c" "$sb"
 		done
-	done < <(host_sources) | sort -u >"$dir/etc/sources.list"
-	[ -s "$dir/etc/sources.list" ] || die "no Debian sources for '$host' in the host's apt configuration"
-	log "updating the private apt lists for $suite"
-	apt-get "${APT_OPTS[@]}" -q update >&2 || die "apt-get update for $suite failed"
-	touch "$stamp"
+	done < <(host_sources) | sort -u | apt_update "$1"
 }
 
 # first_dep PKG PATTERN: the first dependency of PKG whose name matches PATTERN.
@@ -229,25 +238,19 @@ fetch_kernel() {
 	if [ "$ver" = newest ]; then
 		newest_kernel "$arch"
 		dir=$KPMOD_CACHE/kernels/$arch-newest-$NEWEST_VERSION
+		suite=$NEWEST_SUITE series=$NEWEST_SUITE pins=("$suite")
+		meta="linux-image-$darch:$darch=$NEWEST_VERSION"
+	else
+		suite=$(kernel_suite "$series")
+		# A backports kernel is never the default candidate: pinned from the start.
+		pins=("" "$suite")
+		[ "$suite" = "${suite%-backports}" ] || pins=("$suite")
+		meta=$(kernel_meta_pkg "$arch" "$series" "$flavour")
 	fi
 	if [ ! -f "$dir/release" ]; then
-		if [ "$ver" = newest ]; then
-			suite=$NEWEST_SUITE series=$NEWEST_SUITE
-			pins=("$suite")
-		else
-			suite=$(kernel_suite "$series")
-			apt_private "$suite"
-			# A backports kernel is never the default candidate: pinned from the start.
-			pins=("" "$suite")
-			[ "$suite" = "${suite%-backports}" ] || pins=("$suite")
-		fi
+		[ "$ver" = newest ] || apt_private "$suite"
 		for pin in "${pins[@]}"; do
 			[ -z "$pin" ] || APT_OPTS+=(-o "APT::Default-Release=$pin")
-			if [ "$ver" = newest ]; then
-				meta="linux-image-$darch:$darch=$NEWEST_VERSION"
-			else
-				meta=$(kernel_meta_pkg "$arch" "$series" "$flavour")
-			fi
 			img=$(first_dep "$meta" "^linux-image-[0-9]") ||
 				die "cannot resolve $meta"
 			rel=${img#linux-image-}

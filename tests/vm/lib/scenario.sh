@@ -72,8 +72,8 @@ bpftrace_start() {
 bpftrace_stop() {
 	kill -INT "$DEBIAN_PID"
 	# bpftrace 0.17 can miss a SIGINT that comes between its check of
-	# the flag its handler sets and its wait for events (seen here: 1
-	# run in 5 of 72-share, for ever in epoll_wait); every 2 s the READY
+	# the flag its handler sets and its wait for events (seen here: 2
+	# runs in about 8 of 72-share, for ever in epoll_wait); every 2 s the READY
 	# command makes an event, which ends that wait.  Bounded: a bpftrace
 	# still there after 60 s shows where it waits and fails.
 	_i=0

@@ -33,7 +33,7 @@ note "300 events across cpu$last offline/online"
 
 # rmmod with probes firing and a reader mapped: refused (the reader's
 # mapping holds the module), nothing broken; the reader goes on.
-kpmod-work spin 30 &
+kpmod-work spin 30 >/dev/null &
 wpid=$!
 kpmod trace >/dev/null 2>&1 &
 tpid=$!

@@ -56,7 +56,7 @@ sitechurn() {
 		cpu=0
 		while [ $cpu -lt "$ncpu" ]; do
 			# A CPU the hotplug job has taken offline: run anywhere.
-			{ taskset -c $cpu kpmod-work spin 1 2>/dev/null || kpmod-work spin 1; } &
+			{ taskset -c $cpu kpmod-work spin 1 2>/dev/null || kpmod-work spin 1; } >/dev/null &
 			cpu=$((cpu + 1))
 		done
 		sleep 0.3

@@ -8,7 +8,7 @@
  *   kpmod-work getppid N           N getppid() calls
  *   kpmod-work open PATH N         N open(PATH)+close
  *   kpmod-work read PATH N         N open(PATH), read to the end, close
- *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS
+ *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS; prints "calls N"
  *   kpmod-work now                 prints CLOCK_MONOTONIC in nanoseconds
  *   kpmod-work time CMD ARGS...    runs CMD as above, then prints the mean
  *                                  nanoseconds per call ("ns_per_call N")
@@ -130,9 +130,11 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "spin")) {
 		time_t end = time(NULL) + num(argv[2]);
 
+		n = 0;
 		while (time(NULL) < end)
-			for (i = 0; i < 1000; i++)
+			for (i = 0; i < 1000; i++, n++)
 				syscall(SYS_getppid);
+		printf("calls %ld\n", n);
 	} else {
 		goto usage;
 	}

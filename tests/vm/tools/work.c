@@ -18,6 +18,7 @@
  *   kpmod-work fifo PRIO CMD ARGS... runs CMD as above as a SCHED_FIFO
  *                                  task of priority PRIO (busybox has no
  *                                  chrt)
+ *   kpmod-work chrt PID PRIO       makes task PID SCHED_FIFO of priority PRIO
  * Prints nothing else; exits 0.
  */
 #define _GNU_SOURCE
@@ -58,6 +59,15 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "now")) {
 		printf("%ld\n", now_ns());
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "chrt")) {
+		struct sched_param sp = { .sched_priority = (int)num(argv[3]) };
+
+		if (sched_setscheduler((pid_t)num(argv[2]), SCHED_FIFO, &sp)) {
+			perror("kpmod-work: sched_setscheduler");
+			return 1;
+		}
 		return 0;
 	}
 	if (argc > 3 && !strcmp(argv[1], "fifo")) {
@@ -144,6 +154,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS\n");
+	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS | chrt PID PRIO\n");
 	return 2;
 }

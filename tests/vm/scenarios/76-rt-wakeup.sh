@@ -18,7 +18,9 @@ case $KPMOD_ARCH in
 x86_64) SYS=__x64_sys_getppid ;;
 arm64) SYS=__arm64_sys_getppid ;;
 esac
+# (7.3's PREEMPT_RT kernel has no /sys/kernel/realtime; uname says it.)
 rt=stock
+case "$(uname -v)" in *PREEMPT_RT*) rt=PREEMPT_RT ;; esac
 [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && rt=PREEMPT_RT
 load_kpmod
 expect_rc 0 kpmod buffer --size 64K --mode discard

@@ -199,16 +199,17 @@ static bool kp_unique(const struct kp_ksyms *k, struct kp_sym * const *by_name, 
 	return true;
 }
 
-/* The kernel's __init text, freed after boot: [start, end), or 0, 0. */
-static void kp_init_text(const struct kp_ksyms *k, uint64_t *start, uint64_t *end)
+/* [@from, @to) of the kernel's symbols, or 0, 0 (hidden, or not there). */
+static void kp_core_range(const struct kp_ksyms *k, const char *from, const char *to,
+			  uint64_t *start, uint64_t *end)
 {
 	uint64_t a;
 
 	*start = *end = 0;
-	if (kp_ksyms_zeroed(k) || kp_ksyms_addr(k, "_sinittext", NULL, &a))
+	if (kp_ksyms_zeroed(k) || kp_ksyms_addr(k, from, NULL, &a))
 		return;
 	*start = a;
-	if (kp_ksyms_addr(k, "_einittext", NULL, &a))
+	if (kp_ksyms_addr(k, to, NULL, &a))
 		*start = 0;
 	else
 		*end = a;
@@ -219,12 +220,19 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 {
 	bool by_address = bl && bl->nranges && !kp_ksyms_zeroed(k);
 	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
-	uint64_t init_start, init_end;
+	uint64_t init_start, init_end, text_start, text_end;
 	char full[KP_FUNC_NAME_MAX];
 	size_t i, n = 0;
 	int len;
 
-	kp_init_text(k, &init_start, &init_end);
+	/* __init text, freed after boot. */
+	kp_core_range(k, "_sinittext", "_einittext", &init_start, &init_end);
+	/*
+	 * The kernel's text, as kernel_text_address() (and so
+	 * register_kprobe()) takes it: 7.3 on x86_64 types the symbols of
+	 * its .data t and T too.
+	 */
+	kp_core_range(k, "_stext", "_etext", &text_start, &text_end);
 	if (format == KP_FUNCS_JSON)
 		fputc('[', out);
 	for (i = 0; by_name && i < k->nsyms; i++) {
@@ -233,7 +241,8 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 		if ((s->type != 't' && s->type != 'T') || strpbrk(s->name, ".$") ||
 		    !strncmp(s->name, "__pfx_", 6) || !strncmp(s->name, "__cfi_", 6))
 			continue;
-		if (!s->mod && s->addr >= init_start && s->addr < init_end)
+		if (!s->mod && ((s->addr >= init_start && s->addr < init_end) ||
+				(text_end && (s->addr < text_start || s->addr >= text_end))))
 			continue;
 		if (s->mod)
 			len = snprintf(full, sizeof(full), "%s:%s", s->mod, s->name);

@@ -41,7 +41,8 @@ int kp_cmd_funcs(int argc, char **argv)
 	}
 	if (kp_ksyms_zeroed(&ks))
 		fprintf(stderr, "kpmod: funcs: /proc/kallsyms shows no addresses (run as root): "
-			"the kernel's __init functions, gone after boot, are listed too\n");
+			"the kernel's __init functions, gone after boot, and symbols outside its text "
+			"typed as text are listed too\n");
 	ret = kp_blacklist_load(&bl, NULL);
 	if (ret)
 		fprintf(stderr, "kpmod: funcs: the kprobes blacklist (debugfs kprobes/blacklist): %s: "

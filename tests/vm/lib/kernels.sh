@@ -42,9 +42,10 @@ deb_line() {
 }
 
 # apt_update WHAT: writes stdin as APT_DIR's sources.list and updates its
-# lists (WHAT names them in messages).
+# lists (WHAT names them in messages).  The old lists stay: apt-get update
+# keeps one it could not fetch again, and says so.  Called at the end of a
+# pipeline, so its caller exits on its failure.
 apt_update() {
-	rm -rf "$APT_DIR/lists"
 	mkdir -p "$APT_DIR/etc/sources.list.d" "$APT_DIR/etc/preferences.d" "$APT_DIR/lists/partial" \
 		"$APT_DIR/cache/archives/partial"
 	: >"$APT_DIR/status"
@@ -68,7 +69,7 @@ apt_newest() {
 	[ -n "${u:-}" ] || die "no Debian mirror in the host's apt sources"
 	for s in $NEWEST_SUITES; do
 		deb_line "$u" "$s" main "$sb"
-	done | apt_update "$NEWEST_SUITES"
+	done | apt_update "$NEWEST_SUITES" || exit 1
 }
 
 # newest_kernel ARCH: sets NEWEST_VERSION and NEWEST_SUITE, the highest
@@ -195,7 +196,7 @@ apt_private() {
 		for s in $ss; do
 			deb_line "$u" "$s" "$c" "$sb"
 		done
-	done < <(host_sources) | sort -u | apt_update "$1"
+	done < <(host_sources) | sort -u | apt_update "$1" || exit 1
 }
 
 # first_dep PKG PATTERN: the first dependency of PKG whose name matches PATTERN.

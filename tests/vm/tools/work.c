@@ -19,7 +19,8 @@
  *                                  task of priority PRIO (busybox has no
  *                                  chrt)
  *   kpmod-work chrt PID PRIO       makes task PID SCHED_FIFO of priority PRIO
- * Prints nothing else; exits 0.
+ * Prints nothing but what is named above; exits 0, 1 when the kernel
+ * refuses a scheduling change, 2 on a bad argument.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -44,6 +45,17 @@ static long num(const char *s)
 	return v;
 }
 
+/* Task @pid (0: this one) SCHED_FIFO at @prio; exits 1 if the kernel refuses. */
+static void set_fifo(pid_t pid, const char *prio)
+{
+	struct sched_param sp = { .sched_priority = (int)num(prio) };
+
+	if (sched_setscheduler(pid, SCHED_FIFO, &sp)) {
+		perror("kpmod-work: sched_setscheduler");
+		exit(1);
+	}
+}
+
 static long now_ns(void)
 {
 	struct timespec ts;
@@ -62,21 +74,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "chrt")) {
-		struct sched_param sp = { .sched_priority = (int)num(argv[3]) };
-
-		if (sched_setscheduler((pid_t)num(argv[2]), SCHED_FIFO, &sp)) {
-			perror("kpmod-work: sched_setscheduler");
-			return 1;
-		}
+		set_fifo((pid_t)num(argv[2]), argv[3]);
 		return 0;
 	}
 	if (argc > 3 && !strcmp(argv[1], "fifo")) {
-		struct sched_param sp = { .sched_priority = (int)num(argv[2]) };
-
-		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
-			perror("kpmod-work: sched_setscheduler");
-			return 1;
-		}
+		set_fifo(0, argv[2]);
 		argv += 2;
 		argc -= 2;
 	}
@@ -154,6 +156,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS | chrt PID PRIO\n");
+	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS | now | chrt PID PRIO\n");
 	return 2;
 }

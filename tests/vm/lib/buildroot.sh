@@ -23,8 +23,8 @@ fetch_buildroot() {
 	fi
 	[ "$(id -u)" -eq 0 ] || die "building against this kernel needs a Debian $suite build root: run as root (debootstrap)"
 	need_pkgs debootstrap
-	mirror=$(host_sources | awk -v s="$(host_suite)" '$2 == s { print $1; exit }')
-	[ -n "$mirror" ] || die "no Debian mirror in the host's apt sources for the $suite build root"
+	host_mirror || die "no Debian mirror in the host's apt sources for the $suite build root"
+	mirror=$MIRROR
 	log "building a Debian $suite build root ($darch, minbase + $BUILDROOT_PKGS) from $mirror"
 	rm -rf "$dir"
 	mkdir -p "$dir"

@@ -62,13 +62,12 @@ apt_update() {
 # kernel is what is asked for, and a check's two arches share one update.
 NEWEST_SUITES="sid experimental trixie-backports"
 apt_newest() {
-	local u sb s
+	local s
 	apt_config newest
 	apt_fresh 60 && return 0
-	read -r u sb < <(host_sources | awk -v h="$(host_suite)" '$2 == h { print $1, $3; exit }')
-	[ -n "${u:-}" ] || die "no Debian mirror in the host's apt sources"
+	host_mirror || die "no Debian mirror in the host's apt sources"
 	for s in $NEWEST_SUITES; do
-		deb_line "$u" "$s" main "$sb"
+		deb_line "$MIRROR" "$s" main "$MIRROR_SIGNED_BY"
 	done | apt_update "$NEWEST_SUITES" || exit 1
 }
 
@@ -125,6 +124,16 @@ kernel_meta_pkg() {
 	6.12//* | 6.12/rt/*) echo "linux-image-6.12-$flav:$darch" ;;
 	*) die "kernel '$2${3:+-$3}' is not served for $darch ($KERNELS_KNOWN)" ;;
 	esac
+}
+
+# host_mirror [SUITE]: sets MIRROR and MIRROR_SIGNED_BY ("-" for none) to
+# the first source the host's apt has for SUITE (default: the host's own);
+# fails when it has none.
+host_mirror() {
+	MIRROR= MIRROR_SIGNED_BY=
+	read -r MIRROR MIRROR_SIGNED_BY < <(host_sources |
+		awk -v s="${1:-$(host_suite)}" '$2 == s { print $1, $3; exit }') || true
+	[ -n "$MIRROR" ]
 }
 
 # host_sources: "URI SUITE COMPONENTS SIGNED-BY" for each Debian source the

@@ -33,8 +33,8 @@ fetch_rootfs() {
 	fi
 	[ "$(id -u)" -eq 0 ] || die "--rootfs: building the Debian root file system needs root (debootstrap)"
 	need_pkgs debootstrap e2fsprogs
-	mirror=$(host_sources | awk -v s="$suite" '$2 == s { print $1; exit }')
-	[ -n "$mirror" ] || die "--rootfs: no Debian mirror for '$suite' in the host's apt sources"
+	host_mirror "$suite" || die "--rootfs: no Debian mirror for '$suite' in the host's apt sources"
+	mirror=$MIRROR
 	log "building a Debian $suite root file system ($darch, minbase + $ROOTFS_PKGS) from $mirror"
 	rm -rf "$dir"
 	mkdir -p "$dir"

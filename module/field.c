@@ -45,16 +45,10 @@ enum kpmod_field_kind kpmod_field_kind(const struct kpmod_probe *p, u16 field)
 	}
 }
 
-bool kpmod_type_is_signed(u32 type)
-{
-	return type == KPMOD_T_S8 || type == KPMOD_T_S16 ||
-	       type == KPMOD_T_S32 || type == KPMOD_T_S64;
-}
-
 bool kpmod_field_signed(const struct kpmod_probe *p, u16 field)
 {
 	if (field < p->nargs)
-		return kpmod_type_is_signed(p->args[field].type);
+		return kpmod_type_signed(p->args[field].type);
 	return field == KPMOD_FIELD_CPU || field == KPMOD_FIELD_PID;
 }
 
@@ -93,7 +87,7 @@ bool kpmod_field_num(const struct kpmod_probe *p, const struct kpmod_record *rec
 		if (!slot)
 			return false;
 		*val = kpmod_slot_value(slot, a->size);
-		if (kpmod_type_is_signed(a->type) && a->size < sizeof(u64))
+		if (kpmod_type_signed(a->type) && a->size < sizeof(u64))
 			*val = sign_extend64(*val, a->size * BITS_PER_BYTE - 1);
 		return true;
 	}

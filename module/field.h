@@ -13,7 +13,6 @@ enum kpmod_field_kind { KPMOD_FK_BAD, KPMOD_FK_NUM, KPMOD_FK_STR };
 
 enum kpmod_field_kind kpmod_field_kind(const struct kpmod_probe *p, u16 field);
 
-bool kpmod_type_is_signed(u32 type);
 
 /* A numeric field whose values are signed (an sN argument, pid, cpu). */
 bool kpmod_field_signed(const struct kpmod_probe *p, u16 field);

@@ -201,7 +201,7 @@ static bool kpmod_filter_pred_match(const struct kpmod_filter *f,
 		/* A fetch that faulted matches nothing. */
 		if (!kpmod_filter_is_str_op(pr->op))
 			return kpmod_field_num(p, rec, pr->field, &v) &&
-			       kpmod_filter_num(pr, v, a->size, kpmod_type_is_signed(a->type));
+			       kpmod_filter_num(pr, v, a->size, kpmod_type_signed(a->type));
 		return kpmod_field_str(p, rec, pr->field, &str, &len) &&
 		       kpmod_filter_str(pr, pat, str, len);
 	}

@@ -897,9 +897,7 @@ static int kpmod_genl_buffer_set(struct sk_buff *skb, struct genl_info *info)
 		GENL_SET_ERR_MSG(info, "give a size, a mode, or both");
 		return -EINVAL;
 	}
-	if (size && (!is_power_of_2(nla_get_u64(size)) ||
-		     nla_get_u64(size) < KPMOD_BUF_SIZE_MIN ||
-		     nla_get_u64(size) > KPMOD_BUF_SIZE_MAX)) {
+	if (size && !kpmod_buf_size_valid(nla_get_u64(size))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, size,
 				    "size must be a power of two from 64 KiB to 256 MiB");
 		return -EINVAL;

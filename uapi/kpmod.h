@@ -359,6 +359,19 @@ enum kpmod_buf_mode {
 #define KPMOD_BUF_SIZE_MAX	268435456ULL	/* 256 MiB per CPU */
 #define KPMOD_BUF_SIZE_DEFAULT	1048576ULL	/* 1 MiB per CPU */
 
+/* A ring size both sides accept: a power of two from 64 KiB to 256 MiB. */
+static inline int kpmod_buf_size_valid(__u64 size)
+{
+	return size >= KPMOD_BUF_SIZE_MIN && size <= KPMOD_BUF_SIZE_MAX &&
+	       !(size & (size - 1));
+}
+
+/* The name a user gives and is shown for @mode (kpmod buffer --mode). */
+static inline const char *kpmod_buf_mode_name(__u32 mode)
+{
+	return mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard";
+}
+
 /*
  * Argument types.  The store op of a fetch program fixes what is written;
  * the type says how it is printed:
@@ -377,6 +390,12 @@ enum kpmod_type {
 	KPMOD_T_BITFIELD,
 	__KPMOD_T_MAX,
 };
+
+/* Sn: compared, widened and keyed as signed. */
+static inline int kpmod_type_signed(__u32 type)
+{
+	return type >= KPMOD_T_S8 && type <= KPMOD_T_S64;
+}
 
 /*
  * Fetch programs.  Each argument is a short program, as in the kernel's

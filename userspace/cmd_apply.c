@@ -128,8 +128,7 @@ static int kp_buffer_line(struct kp_apply *a, char *args, const char *where)
 
 	for (w = strtok(args, " \t"); w; w = strtok(NULL, " \t")) {
 		if (!strncmp(w, "size=", 5)) {
-			if (kp_parse_size(w + 5, &a->buf_size) || a->buf_size < KPMOD_BUF_SIZE_MIN ||
-			    a->buf_size > KPMOD_BUF_SIZE_MAX || (a->buf_size & (a->buf_size - 1))) {
+			if (kp_parse_size(w + 5, &a->buf_size) || !kpmod_buf_size_valid(a->buf_size)) {
 				fprintf(stderr, "%s: buffer size '%s': a power of two from 64K to 256M\n",
 					where, w + 5);
 				return KP_EXIT_USAGE;
@@ -606,8 +605,7 @@ static int kp_apply_buffer(struct kp_apply *a, const struct kp_probe_list *l)
 	a->changes++;
 	printf("%sset the buffer to %llu KiB per CPU, %s\n", a->check ? "would " : "",
 	       (unsigned long long)(size ? a->buf_size : a->st.buf_size) >> 10,
-	       (mode ? a->buf_mode : (int)a->st.buf_mode) == KPMOD_BUF_OVERWRITE ?
-	       "overwrite" : "discard");
+	       kpmod_buf_mode_name(mode ? (uint32_t)a->buf_mode : a->st.buf_mode));
 	if (a->check)
 		return 0;
 	/* The enabled probes that are the files': disabled now, enabled again at step 4. */

@@ -51,7 +51,7 @@ int kp_cmd_buffer(int argc, char **argv)
 		fprintf(stderr, "kpmod: buffer: unexpected argument '%s'\n", argv[optind]);
 		return KP_EXIT_USAGE;
 	}
-	if (size && (size & (size - 1) || size < KPMOD_BUF_SIZE_MIN || size > KPMOD_BUF_SIZE_MAX)) {
+	if (size && !kpmod_buf_size_valid(size)) {
 		fprintf(stderr, "kpmod: buffer: size must be a power of two from 64K to 256M\n");
 		return KP_EXIT_USAGE;
 	}
@@ -74,7 +74,7 @@ int kp_cmd_buffer(int argc, char **argv)
 	}
 	if (!ret)
 		printf("%llu KiB per CPU, %s, %u CPUs\n", (unsigned long long)st.buf_size >> 10,
-		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", st.possible);
+		       kpmod_buf_mode_name(st.buf_mode), st.possible);
 	kp_nl_close(&nl);
 	return ret;
 }

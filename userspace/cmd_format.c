@@ -66,7 +66,7 @@ static void kp_type_of(const struct kp_arg_desc *a, char *type, size_t len, cons
 
 	*is_string = a->type == KPMOD_T_STRING || a->type == KPMOD_T_USTRING ||
 		     a->type == KPMOD_T_SYMSTR;
-	*is_signed = *is_string || (a->type >= KPMOD_T_S8 && a->type <= KPMOD_T_S64);
+	*is_signed = *is_string || kpmod_type_signed(a->type);
 	if (*is_string) {
 		base = "__data_loc char[]";
 	} else if (a->type == KPMOD_T_BITFIELD) {

@@ -73,7 +73,7 @@ int kp_cmd_status(int argc, char **argv)
 		printf("probes:  %u registered (max %u)\n", st.probes, st.max_probes);
 		printf("buffer:  %llu KiB per CPU, %s (limit %llu MiB in all)\n",
 		       (unsigned long long)st.buf_size >> 10,
-		       st.buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard",
+		       kpmod_buf_mode_name(st.buf_mode),
 		       (unsigned long long)st.buf_limit >> 20);
 		printf("hists:   %llu KiB in tables, up to %llu MiB\n",
 		       (unsigned long long)st.hist_mem >> 10,

@@ -18,12 +18,6 @@ static void kp_field_add(struct kp_filter_fields *ff, const char *name,
 	ff->refused[i] = refused;
 }
 
-static bool kp_type_signed(uint32_t type)
-{
-	return type == KPMOD_T_S8 || type == KPMOD_T_S16 ||
-	       type == KPMOD_T_S32 || type == KPMOD_T_S64;
-}
-
 /* The probe's own fields (trace_kprobe.c's DEFINE_FIELDs), before its arguments. */
 static void kp_filter_fields_start(struct kp_filter_fields *ff, uint32_t kind)
 {
@@ -50,7 +44,7 @@ static void kp_filter_field_arg(struct kp_filter_fields *ff, unsigned int i, con
 			     "a symstr argument cannot be filtered on");
 	else
 		/* The kernel compares an array as one number of its whole size. */
-		kp_field_add(ff, name, KP_FILTER_FIELD_NUM, size, kp_type_signed(type), i,
+		kp_field_add(ff, name, KP_FILTER_FIELD_NUM, size, kpmod_type_signed(type), i,
 			     count ? "an array argument cannot be filtered on" : NULL);
 }
 

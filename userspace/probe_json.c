@@ -106,7 +106,7 @@ void kp_status_json(FILE *out, const struct kp_status *st, const struct kp_probe
 	kp_jnum(out, "probes", st->probes, ",");
 	kp_jnum(out, "max_probes", st->max_probes, ",");
 	kp_jnum(out, "buffer_size", st->buf_size, ",");
-	kp_jstr(out, "buffer_mode", st->buf_mode == KPMOD_BUF_OVERWRITE ? "overwrite" : "discard", ",");
+	kp_jstr(out, "buffer_mode", kpmod_buf_mode_name(st->buf_mode), ",");
 	kp_jnum(out, "buffer_limit", st->buf_limit, ",");
 	kp_jnum(out, "hist_memory", st->hist_mem, ",");
 	kp_jnum(out, "hist_limit", st->hist_limit, ",");

@@ -247,21 +247,6 @@ void kp_print_usage(FILE *out)
 		"7 invalid filter, 16 and up invalid definition.\n");
 }
 
-int kp_opt_error(const char *cmd, int c, char **argv)
-{
-	char shown[3] = { '-', (char)optopt, '\0' };
-	const char *last = argv[optind - 1];
-	const char *arg = optopt && strncmp(last, "--", 2) ? shown : last;
-
-	if (c == ':')
-		fprintf(stderr, "kpmod: %s: option '%s' needs a value (see kpmod %s --help)\n",
-			cmd, arg, cmd);
-	else
-		fprintf(stderr, "kpmod: %s: unknown option '%s' (see kpmod %s --help)\n",
-			cmd, arg, cmd);
-	return KP_EXIT_USAGE;
-}
-
 void kp_print_cmd_usage(FILE *out, const struct kp_cmd *cmd)
 {
 	fputs(cmd->usage, out);

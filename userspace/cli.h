@@ -20,11 +20,6 @@ const struct kp_cmd *kp_cmd_find(const char *name);
 
 /* True when argv[1..] asks for help (-h or --help anywhere). */
 bool kp_wants_help(int argc, char **argv);
-/*
- * getopt_long() returned '?' or ':' (optstrings start with ':'): says
- * "kpmod: CMD: unknown option 'X' (see kpmod CMD --help)"; returns 2.
- */
-int kp_opt_error(const char *cmd, int c, char **argv);
 
 void kp_print_usage(FILE *out);
 void kp_print_cmd_usage(FILE *out, const struct kp_cmd *cmd);

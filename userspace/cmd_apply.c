@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 
 #include "add.h"
-#include "cli.h"
+#include "exitcode.h"
 #include "live.h"
 #include "commands.h"
 #include "filter_probe.h"

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "commands.h"
+#include "exitcode.h"
 #include "probe_nl.h"
 #include "session.h"
 

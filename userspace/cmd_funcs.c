@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "funcs.h"

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "commands.h"
 #include "emit.h"
+#include "exitcode.h"
 #include "live.h"
 #include "merge.h"
 #include "oneshot.h"

@@ -85,3 +85,18 @@ void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e)
 		fprintf(out, "; run as root");
 	fputc('\n', out);
 }
+
+int kp_opt_error(const char *cmd, int c, char **argv)
+{
+	char shown[3] = { '-', (char)optopt, '\0' };
+	const char *last = argv[optind - 1];
+	const char *arg = optopt && strncmp(last, "--", 2) ? shown : last;
+
+	if (c == ':')
+		fprintf(stderr, "kpmod: %s: option '%s' needs a value (see kpmod %s --help)\n",
+			cmd, arg, cmd);
+	else
+		fprintf(stderr, "kpmod: %s: unknown option '%s' (see kpmod %s --help)\n",
+			cmd, arg, cmd);
+	return KP_EXIT_USAGE;
+}

@@ -38,4 +38,10 @@ void kp_err_about(struct kp_err *e, const char *what);
 /* Print "kpmod: CMD: what happened" as one line on @out. */
 void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e);
 
+/*
+ * getopt_long() returned '?' or ':' (optstrings start with ':'): says
+ * "kpmod: CMD: unknown option 'X' (see kpmod CMD --help)"; returns 2.
+ */
+int kp_opt_error(const char *cmd, int c, char **argv);
+
 #endif

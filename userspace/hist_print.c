@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "hist_print.h"
+#include "hist_sort.h"
 #include "prometheus.h"
 
 /* A stack key's frames, one a line, each indented by @indent spaces. */

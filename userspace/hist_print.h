@@ -3,9 +3,9 @@
 #ifndef KPMOD_HIST_PRINT_H
 #define KPMOD_HIST_PRINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "ksyms.h"
 #include "probe_nl.h"
@@ -51,22 +51,5 @@ void kp_hist_json(FILE *out, const char *event, const struct kp_hist_spec *h, co
 bool kp_hist_prometheus(FILE *out, const char *group, const char *event, uint32_t id,
 			const struct kp_hist_spec *h, const struct kp_hist_data *d,
 			const struct kp_ksyms *ks, bool values, bool header);
-
-/*
- * The entries of @d in the order the running kernel's hist prints them
- * for the spec (hist_sort.c): an array of n pointers, malloc'd.
- */
-const struct kpmod_hist_entry **kp_hist_sorted(const struct kp_hist_spec *h,
-					       const struct kp_hist_data *d);
-
-/* The 8-byte slot of numeric key @k in entry @e. */
-static inline uint64_t kp_hist_key_u64(const struct kpmod_hist_entry *e,
-				       const struct kp_hist_key_def *k)
-{
-	uint64_t v;
-
-	memcpy(&v, e->key + k->off, sizeof(v));
-	return v;
-}
 
 #endif

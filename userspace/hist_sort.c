@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist_print.h"
+#include "hist_sort.h"
 #include "kver.h"
 
 typedef const struct kpmod_hist_entry *kp_ent;

@@ -20,6 +20,7 @@
 #include "probe_ops.h"
 #include "session.h"
 #include "trigger.h"
+#include "trigger_nl.h"
 
 static int kp_trigger_list(const struct kp_probe_info *p)
 {

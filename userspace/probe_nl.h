@@ -82,15 +82,9 @@ struct kp_filter_req {
 };
 
 int kp_probe_filter_set(struct kp_nl *nl, const struct kp_filter_req *r, struct kp_err *e);
-/* One KPMOD_CMD_TRIGGER: add or remove a trigger of GROUP/EVENT. */
-struct kp_trigger_req {
-	const char *group, *event;
-	const struct kp_trigger *t;		/* parsed (trigger.h) */
-	const struct kp_filter_req *filter;	/* its "if", or NULL */
-};
-
-struct kp_trigger;
-int kp_trigger_set(struct kp_nl *nl, const struct kp_trigger_req *r, struct kp_err *e);
+/* The attributes of @r, as PROBE_FILTER and a trigger's "if" send them. */
+struct nl_msg;
+int kp_filter_put(struct nl_msg *msg, const struct kp_filter_req *r);
 
 /* A hist table as HIST_GET sends it: entries of entry_size bytes each. */
 struct kp_hist_data {

@@ -54,7 +54,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 # kpmod(8): its version and definition error codes come from the sources.
-doc/kpmod.8: doc/kpmod.8.in doc/gen-man userspace/probe_def.h VERSION
+doc/kpmod.8: doc/kpmod.8.in doc/gen-man userspace/parse_err.h VERSION
 	doc/gen-man $@
 
 install: userspace doc/kpmod.8

@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "probe_def.h"
+#include "probe_arch.h"
+#include "uapi/kpmod.h"
 
 static const struct kp_reg x86_64_regs[] = {
 	/* The kernel's names, first: kp_arch_reg_name() returns these. */

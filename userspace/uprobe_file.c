@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 
 #include "elf_file.h"
-#include "probe_def.h"
+#include "parse_err.h"
+#include "uprobe_file.h"
 
 int kp_uprobe_check_file(const char *path, uint64_t offset, const struct kp_arch *arch,
 			 char *msg, size_t msglen)

@@ -25,9 +25,10 @@
 #include <string.h>
 
 #include "elf_file.h"
-#include "probe_def.h"
+#include "uprobe_file.h"
 #include "usdt.h"
 #include "usdt_def.h"
+#include "uapi/kpmod.h"
 
 #define KP_USDT_MAX_ARGS	12	/* sys/sdt.h's STAP_PROBE12 */
 

@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-#include "probe_def.h"
+#include "parse_err.h"
+#include "probe_arch.h"
 
 /*
  * Expands the u: definition @text into the p: definition of a uprobe on

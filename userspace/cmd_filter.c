@@ -17,56 +17,6 @@
 #include "probe_ops.h"
 #include "session.h"
 
-int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
-			   const char *expr)
-{
-	struct kp_filter_req req = { .group = p->desc.group, .event = p->desc.event };
-	struct kp_filter_fields *ff = NULL;
-	struct kp_filter_code code = { 0 };
-	struct kp_filter_error ferr;
-	const char *why;
-	struct kp_err e;
-	char out[KPMOD_MAX_FILTER_TEXT * 2 + 128];
-	int ret;
-
-	if (expr) {
-		ff = malloc(sizeof(*ff));
-		if (!ff) {
-			fprintf(stderr, "kpmod: filter: out of memory\n");
-			return KP_EXIT_ERROR;
-		}
-		kp_filter_fields_of(p, ff);
-		ret = kp_filter_build(expr, ff, &code, &ferr, &why);
-		free(ff);
-		if (ret == -EINVAL) {
-			kp_filter_error_format(out, sizeof(out), expr, &ferr);
-			fprintf(stderr, "kpmod: filter: %s/%s: the filter does not parse:\n%s",
-				p->desc.group, p->desc.event, out);
-			return KP_EXIT_BADFILTER;
-		}
-		if (ret == -EPERM) {
-			fprintf(stderr, "kpmod: filter: %s/%s: %s\n", p->desc.group, p->desc.event, why);
-			return KP_EXIT_BADFILTER;
-		}
-		if (ret) {
-			fprintf(stderr, "kpmod: filter: out of memory\n");
-			return KP_EXIT_ERROR;
-		}
-		req.text = expr;
-		req.preds = code.preds;
-		req.nr = code.nr;
-		req.strs = code.strs;
-		req.strs_len = code.strs_len;
-	}
-	ret = kp_probe_filter_set(nl, &req, &e);
-	if (ret) {
-		kp_err_about(&e, p->desc.event);
-		kp_fail("filter", &e);
-	}
-	kp_filter_code_free(&code);
-	return ret;
-}
-
 int kp_cmd_filter(int argc, char **argv)
 {
 	enum { KP_FILTER_SHOW, KP_FILTER_SET, KP_FILTER_CLEAR } action = KP_FILTER_SHOW;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "filter_probe.h"
 #include "probe_def.h"
 #include "session.h"
 
@@ -16,6 +17,24 @@ struct kp_add_how {
 	uint32_t pid_tree;	/* 0, or record only this process' descendants */
 	const char *filter;	/* every probe's filter from its first hit, or NULL */
 };
+
+/* One definition as given, and once parsed. */
+struct kp_def_item {
+	char *text;
+	const char *src;	/* the file it came from, or NULL */
+	unsigned int line;	/* its line there */
+	enum kp_def_op op;
+	struct kp_probe_def def;
+};
+
+struct kp_defs {
+	struct kp_def_item *items;
+	unsigned int n;
+};
+
+/* Appends @line (a comment or blank adds nothing); 0 or -ENOMEM. */
+int kp_defs_push(struct kp_defs *d, const char *line, const char *src, unsigned int lineno);
+void kp_defs_free(struct kp_defs *d);
 
 struct kp_event_name {
 	char group[KPMOD_MAX_NAME_LEN];
@@ -38,10 +57,25 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
  * reported with "FILE:LINE:" (@src, or none) and the caret.
  */
 struct kp_def_parser;
-struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch);
+/* What the symbols a definition names are checked against. */
+enum kp_sym_check {
+	KP_SYMS_KALLSYMS,	/* kallsyms; unreadable: left to the module */
+	KP_SYMS_IF_READABLE,	/* kallsyms if readable, else taken as they are */
+	KP_SYMS_NONE,		/* not checked (another machine's definitions) */
+};
+struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check);
 /* 0, or the exit code of the error reported. */
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
 			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def);
 void kp_def_parser_free(struct kp_def_parser *dp);
+
+/*
+ * Compiles @filter for the probe @it defines; prints why not, as the
+ * kernel's filter file would, and returns the exit code.
+ */
+int kp_add_filter(const struct kp_def_item *it, const char *filter,
+		  struct kp_filter_code *code);
+/* Adds (and deletes) the parsed definitions of @d, in order, all or none. */
+int kp_add_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *how);
 
 #endif

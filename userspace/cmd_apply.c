@@ -759,7 +759,7 @@ int kp_cmd_apply(int argc, char **argv)
 	if (ret)
 		return ret;
 	arch = kp_arch_by_name(a.st.arch);
-	dp = arch ? kp_def_parser_new(arch) : NULL;
+	dp = arch ? kp_def_parser_new(arch, KP_SYMS_KALLSYMS) : NULL;
 	if (!dp) {
 		ret = arch ? KP_EXIT_ERROR : KP_EXIT_MISMATCH;
 		goto out;

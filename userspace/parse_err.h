@@ -9,6 +9,9 @@
 
 #include <stdio.h>
 
+/* A refused definition exits with KP_EXIT_DEF_BASE + its code. */
+#define KP_EXIT_DEF_BASE	16
+
 #define KP_MAX_ARGSTR_LEN	63	/* MAX_ARGSTR_LEN: one FETCHARG[:TYPE] */
 
 /*

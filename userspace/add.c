@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adding probes from definitions, all or none: parsed and checked before
+ * anything is sent, added in order, and if the module refuses one, those
+ * this call added are deleted again.  `kpmod add`, `apply` and the
+ * one-shot runs share it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/genl/genl.h>
+
+#include "add.h"
+#include "filter_probe.h"
+#include "ksyms.h"
+#include "probe_nl.h"
+
+/*
+ * kallsyms, read on the first lookup only: reading it costs the kernel
+ * formatting every symbol, and a deletion or a definition refused for its
+ * syntax needs none.
+ */
+struct kp_lazy_ksyms {
+	struct kp_ksyms ks;
+	int state;		/* 0: not read yet, 1: read, -1: unavailable */
+};
+
+/* The parser's resolver: kallsyms, with the kernel's uniqueness check. */
+static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
+{
+	struct kp_lazy_ksyms *lk = ctx;
+	const struct kp_ksyms *k = &lk->ks;
+
+	if (!lk->state) {
+		/* Without kallsyms the module still checks the probed symbol. */
+		lk->state = !kp_ksyms_load_file(&lk->ks, NULL) &&
+			    !kp_ksyms_zeroed(&lk->ks) ? 1 : -1;
+	}
+	if (lk->state < 0)
+		return KP_RESOLVE_UNAVAIL;
+	if (kp_ksyms_addr(k, sym, NULL, addr))
+		return KP_RESOLVE_NONE;
+	return kp_ksyms_count_core(k, sym) > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
+}
+
+/* In a dry run a symbol kallsyms cannot tell about is taken as it is. */
+static int kp_resolve_dry(const char *sym, uint64_t *addr, void *ctx)
+{
+	int r = kp_resolve(sym, addr, ctx);
+
+	if (r == KP_RESOLVE_UNAVAIL)
+		*addr = 0;
+	return r == KP_RESOLVE_UNAVAIL ? KP_RESOLVE_OK : r;
+}
+
+static int kp_resolve_none(const char *sym, uint64_t *addr, void *ctx)
+{
+	(void)sym;
+	(void)ctx;
+	*addr = 0;
+	return KP_RESOLVE_OK;
+}
+
+int kp_defs_push(struct kp_defs *d, const char *line, const char *src,
+			unsigned int lineno)
+{
+	struct kp_def_item *grown;
+	const char *s = line;
+	char *copy, *hash;
+	size_t len;
+
+	copy = strdup(line);
+	if (!copy)
+		return -ENOMEM;
+	/* As kprobe_events: '#' starts a comment; blank lines are nothing. */
+	hash = strchr(copy, '#');
+	if (hash)
+		*hash = '\0';
+	len = strlen(copy);
+	while (len && (copy[len - 1] == '\n' || copy[len - 1] == ' ' || copy[len - 1] == '\t'))
+		copy[--len] = '\0';
+	for (s = copy; *s == ' ' || *s == '\t'; s++)
+		;
+	if (!*s) {
+		free(copy);
+		return 0;
+	}
+	grown = realloc(d->items, (d->n + 1) * sizeof(*d->items));
+	if (!grown) {
+		free(copy);
+		return -ENOMEM;
+	}
+	d->items = grown;
+	d->items[d->n] = (struct kp_def_item){ .text = copy, .src = src, .line = lineno };
+	d->n++;
+	return 0;
+}
+
+void kp_defs_free(struct kp_defs *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->items[i].text);
+	free(d->items);
+}
+
+/* Where the caret goes for an error the module reports. */
+static unsigned int kp_pos_of_event(const char *text)
+{
+	const char *colon = strchr(text, ':'), *sp = strpbrk(text, " \t");
+	const char *slash;
+
+	if (!colon || (sp && colon > sp))
+		return 0;
+	slash = strchr(colon, '/');
+	return (slash && (!sp || slash < sp) ? slash : colon) + 1 - text;
+}
+
+static unsigned int kp_pos_of_symbol(const char *text)
+{
+	const char *p = strpbrk(text, " \t");
+
+	if (!p)
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p - text;
+}
+
+/*
+ * A definition that does not parse: error_log's three lines, "FILE:LINE:"
+ * in front when it came from a file, and when the symbol is unknown and
+ * kallsyms was read, the nearest names.
+ */
+static void kp_report_parse_err(const struct kp_def_item *it, const struct kp_parse_err *pe,
+				const struct kp_lazy_ksyms *lk)
+{
+	static const char unknown[] = "Unknown symbol: ";
+	char where[PATH_MAX + 16], near[512];
+	const char *name = NULL, *types = NULL;
+
+	if (it->src)
+		snprintf(where, sizeof(where), "%s:%u", it->src, it->line);
+	kp_format_parse_err_at(stderr, it->src ? where : NULL, it->text, pe);
+	if (lk->state != 1)
+		return;
+	/* A probed function is text; @SYM may be any symbol. */
+	if (pe->code == KP_E_BAD_PROBE_ADDR && it->def.symbol[0] && !it->def.module[0]) {
+		name = it->def.symbol;
+		types = "tT";
+	} else if (pe->code == KP_E_UNKNOWN_SYMBOL &&
+		   !strncmp(pe->msg, unknown, sizeof(unknown) - 1)) {
+		name = pe->msg + sizeof(unknown) - 1;
+	}
+	if (name && kp_ksyms_near(&lk->ks, name, types, 3, near, sizeof(near)))
+		fprintf(stderr, "  did you mean %s?\n", near);
+}
+
+static int kp_report_kernel_error(const char *text, const struct kp_err *e)
+{
+	struct kp_parse_err pe = { 0 };
+
+	switch (e->errnum) {
+	case EEXIST:
+		pe.code = KP_E_EVENT_EXIST;
+		pe.pos = kp_pos_of_event(text);
+		break;
+	case ENOENT:
+		pe.code = KP_E_UNKNOWN_SYMBOL;
+		pe.pos = kp_pos_of_symbol(text);
+		break;
+	case EILSEQ:
+		pe.code = KP_E_BAD_INSN_BNDRY;
+		pe.pos = kp_pos_of_symbol(text);
+		break;
+	case EPERM:
+	case EACCES:
+		return kp_fail("add", e);
+	default:
+		pe.code = KP_E_FAIL_REG_PROBE;
+		pe.pos = kp_pos_of_symbol(text);
+		break;
+	}
+	snprintf(pe.msg, sizeof(pe.msg), "%s: %.200s", kp_parse_strerror(pe.code),
+		 e->msg[0] ? e->msg : strerror(e->errnum));
+	kp_format_parse_err(stderr, text, &pe);
+	return KP_EXIT_DEF_BASE + pe.code;
+}
+
+/* One PROBE_ADD: the definition, how, and a filter compiled for it, if any. */
+struct kp_add_req {
+	const struct kp_probe_def *def;
+	const struct kp_add_how *how;
+	const struct kp_filter_code *code;
+};
+
+static int kp_fill_probe(struct nl_msg *msg, void *arg)
+{
+	const struct kp_add_req *r = arg;
+	const struct kp_probe_def *d = r->def;
+	const struct kp_add_how *how = r->how;
+	struct nlattr *args, *a;
+	unsigned int i;
+
+	if (nla_put_string(msg, KPMOD_A_PROBE_GROUP, d->group) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_EVENT, d->event) ||
+	    nla_put_u32(msg, KPMOD_A_PROBE_KIND, d->kind) ||
+	    nla_put_string(msg, KPMOD_A_PROBE_DEFINITION, d->definition))
+		return -NLE_NOMEM;
+	if (kp_def_is_uprobe(d)) {
+		if (nla_put_string(msg, KPMOD_A_PROBE_PATH, d->path) ||
+		    nla_put_u64(msg, KPMOD_A_PROBE_OFFSET, d->offset) ||
+		    (d->ref_ctr_offset &&
+		     nla_put_u64(msg, KPMOD_A_PROBE_REF_CTR_OFFSET, d->ref_ctr_offset)))
+			return -NLE_NOMEM;
+	} else if (d->has_addr) {
+		if (nla_put_u64(msg, KPMOD_A_PROBE_ADDR, d->addr))
+			return -NLE_NOMEM;
+	} else if (nla_put_string(msg, KPMOD_A_PROBE_SYMBOL, d->symbol) ||
+		   (d->module[0] && nla_put_string(msg, KPMOD_A_PROBE_MODULE, d->module)) ||
+		   (d->offset && nla_put_u64(msg, KPMOD_A_PROBE_OFFSET, d->offset))) {
+		return -NLE_NOMEM;
+	}
+	if (d->maxactive && nla_put_u32(msg, KPMOD_A_PROBE_MAXACTIVE, d->maxactive))
+		return -NLE_NOMEM;
+	if ((how->enable && nla_put_flag(msg, KPMOD_A_PROBE_ENABLED)) ||
+	    (how->one_shot && nla_put_flag(msg, KPMOD_A_PROBE_ONE_SHOT)) ||
+	    (how->pid_tree && nla_put_u32(msg, KPMOD_A_PROBE_PID_TREE, how->pid_tree)))
+		return -NLE_NOMEM;
+	if (how->filter &&
+	    (nla_put_string(msg, KPMOD_A_FILTER_TEXT, how->filter) ||
+	     nla_put(msg, KPMOD_A_FILTER_PROG, r->code->nr * sizeof(*r->code->preds),
+		     r->code->preds) ||
+	     (r->code->strs_len &&
+	      nla_put(msg, KPMOD_A_FILTER_STRS, r->code->strs_len, r->code->strs))))
+		return -NLE_NOMEM;
+	args = nla_nest_start(msg, KPMOD_A_PROBE_ARGS);
+	if (!args)
+		return -NLE_NOMEM;
+	for (i = 0; i < d->nargs; i++) {
+		const struct kp_arg_def *ad = &d->args[i];
+
+		a = nla_nest_start(msg, KPMOD_A_ARG);
+		if (!a || nla_put_string(msg, KPMOD_ARG_A_NAME, ad->name) ||
+		    nla_put_u32(msg, KPMOD_ARG_A_TYPE, ad->type) ||
+		    (ad->count && nla_put_u32(msg, KPMOD_ARG_A_COUNT, ad->count)) ||
+		    nla_put(msg, KPMOD_ARG_A_PROG, ad->ninsns * sizeof(ad->insns[0]), ad->insns) ||
+		    (ad->datalen && nla_put(msg, KPMOD_ARG_A_DATA, ad->datalen, ad->data)))
+			return -NLE_NOMEM;
+		nla_nest_end(msg, a);
+	}
+	nla_nest_end(msg, args);
+	return 0;
+}
+
+/* Deletes "-:[GRP/]EVENT": in any group if none is named. */
+static int kp_apply_delete(struct kp_nl *nl, const struct kp_def_item *it)
+{
+	struct kp_err e;
+
+	if (!kp_probe_select_one(nl, KPMOD_CMD_PROBE_DEL, it->def.group, it->def.event, &e))
+		return 0;
+	kp_err_about(&e, it->text);
+	return kp_fail("add", &e);
+}
+
+int kp_add_filter(const struct kp_def_item *it, const char *filter,
+			 struct kp_filter_code *code)
+{
+	struct kp_filter_fields *ff = malloc(sizeof(*ff));
+	struct kp_filter_error ferr;
+	char out[KPMOD_MAX_FILTER_TEXT * 2 + 128];
+	const char *why;
+	int ret;
+
+	if (!ff) {
+		fprintf(stderr, "kpmod: add: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	kp_filter_fields_of_def(&it->def, ff);
+	ret = kp_filter_build(filter, ff, code, &ferr, &why);
+	free(ff);
+	if (ret == -EINVAL) {
+		kp_filter_error_format(out, sizeof(out), filter, &ferr);
+		fprintf(stderr, "kpmod: add: the filter does not parse for '%s':\n%s",
+			it->text, out);
+		return KP_EXIT_BADFILTER;
+	}
+	if (ret == -EPERM) {
+		fprintf(stderr, "kpmod: add: '%s': %s\n", it->text, why);
+		return KP_EXIT_BADFILTER;
+	}
+	if (ret) {
+		fprintf(stderr, "kpmod: add: out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	return 0;
+}
+
+int kp_add_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *how)
+{
+	unsigned int i, j;
+	struct kp_err e;
+	int ret = 0;
+
+	for (i = 0; i < d->n && !ret; i++) {
+		struct kp_def_item *it = &d->items[i];
+		struct kp_filter_code code = { 0 };
+		struct kp_add_req req = { &it->def, how, &code };
+
+		if (it->op == KP_DEF_DEL) {
+			ret = kp_apply_delete(nl, it);
+			continue;
+		}
+		if (how->filter) {
+			ret = kp_add_filter(it, how->filter, &code);
+			if (ret)
+				continue;
+		}
+		if (kp_nl_call(nl, KPMOD_CMD_PROBE_ADD, 0, kp_fill_probe, NULL, &req, &e))
+			ret = kp_report_kernel_error(it->text, &e);
+		kp_filter_code_free(&code);
+	}
+	if (!ret)
+		return 0;
+	/* Take back what this call added before the failure (i - 1). */
+	for (j = 0; j + 1 < i; j++) {
+		struct kp_def_item *it = &d->items[j];
+
+		if (it->op != KP_DEF_ADD)
+			continue;
+		if (how->enable)
+			kp_probe_select_one(nl, KPMOD_CMD_PROBE_DISABLE, it->def.group,
+					    it->def.event, &e);
+		kp_probe_select_one(nl, KPMOD_CMD_PROBE_DEL, it->def.group, it->def.event, &e);
+	}
+	return ret;
+}
+
+int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts,
+		unsigned int n, const struct kp_add_how *how, struct kp_event_name *names,
+		unsigned int *nnames)
+{
+	const struct kp_arch *arch = kp_arch_by_name(st->arch);
+	struct kp_def_parser *dp;
+	struct kp_defs d = { 0 };
+	unsigned int i;
+	int ret = 0;
+
+	if (!arch) {
+		fprintf(stderr, "kpmod: the module runs on '%s', which this CLI does not know\n",
+			st->arch);
+		return KP_EXIT_MISMATCH;
+	}
+	dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
+	if (!dp)
+		ret = KP_EXIT_ERROR;
+	for (i = 0; i < n && !ret; i++)
+		if (kp_defs_push(&d, texts[i], NULL, 0))
+			ret = KP_EXIT_ERROR;
+	for (i = 0; i < d.n && !ret; i++) {
+		struct kp_def_item *it = &d.items[i];
+
+		ret = kp_def_parser_parse(dp, it->text, NULL, 0, &it->op, &it->def);
+		if (!ret && it->op != KP_DEF_ADD) {
+			fprintf(stderr, "kpmod: '%s' deletes: a run adds probes only\n", it->text);
+			ret = KP_EXIT_USAGE;
+		}
+	}
+	if (!ret)
+		ret = kp_add_apply(nl, &d, how);
+	*nnames = ret ? 0 : d.n;
+	for (i = 0; i < d.n && !ret; i++) {
+		snprintf(names[i].group, sizeof(names[i].group), "%s", d.items[i].def.group);
+		snprintf(names[i].event, sizeof(names[i].event), "%s", d.items[i].def.event);
+	}
+	kp_def_parser_free(dp);
+	kp_defs_free(&d);
+	return ret;
+}
+
+struct kp_def_parser {
+	const struct kp_arch *arch;
+	kp_resolve_fn resolve;
+	struct kp_lazy_ksyms lk;
+};
+
+struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check)
+{
+	static const kp_resolve_fn resolvers[] = {
+		[KP_SYMS_KALLSYMS] = kp_resolve,
+		[KP_SYMS_IF_READABLE] = kp_resolve_dry,
+		[KP_SYMS_NONE] = kp_resolve_none,
+	};
+	struct kp_def_parser *dp = calloc(1, sizeof(*dp));
+
+	if (dp) {
+		dp->arch = arch;
+		dp->resolve = resolvers[check];
+	}
+	return dp;
+}
+
+int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
+			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def)
+{
+	struct kp_def_item it = { .text = (char *)text, .src = src, .line = line };
+	struct kp_parse_err pe;
+
+	if (!kp_parse_def(text, dp->arch, dp->resolve, &dp->lk, op, def, &pe))
+		return 0;
+	it.def = *def;
+	kp_report_parse_err(&it, &pe, &dp->lk);
+	return KP_EXIT_DEF_BASE + pe.code;
+}
+
+void kp_def_parser_free(struct kp_def_parser *dp)
+{
+	if (!dp)
+		return;
+	kp_ksyms_free(&dp->lk.ks);
+	free(dp);
+}

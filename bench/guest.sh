@@ -469,7 +469,7 @@ fi
 # and kprobe_events; rounds as per_hit's.  Flat means nothing on the
 # path makes one CPU wait for another or do more for it.  (Emulation
 # models no caches: a line bouncing between CPUs costs nothing here; that
-# no handler writes a shared line is read from the code, README.)
+# no handler writes a shared line is read from the code, doc/benchmarks.md.)
 if part cpus; then
 	[ "$NCPU" -ge 4 ] || fail "cpus: needs 4 CPUs (tests/vm/run --smp 4)"
 	# fire N: guest ns for N processes on CPUs 0..N-1, N calls each.

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Exit codes of the kpmod CLI (documented in README.md) and error reporting. */
+/*
+ * Exit codes of the kpmod CLI (documented in doc/usage.md) and error
+ * reporting.
+ */
 #ifndef KPMOD_EXITCODE_H
 #define KPMOD_EXITCODE_H
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * --json for kpmod list, stat and status: one JSON document each, in the
- * schemas README's "JSON output" documents.  Numbers are numbers (counters
- * and addresses as unsigned integers), names and texts strings.
+ * schemas doc/usage.md's "JSON output" documents.  Numbers are numbers
+ * (counters and addresses as unsigned integers), names and texts strings.
  */
 #ifndef KPMOD_PROBE_JSON_H
 #define KPMOD_PROBE_JSON_H

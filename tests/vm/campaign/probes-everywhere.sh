@@ -5,7 +5,8 @@
 # x86_64's __pfx_ and __cfi_ symbols), the __init code freed after boot and
 # the sanitizers' runtime (__kasan_check_read and kin: not on ftrace, called
 # by every instrumented atomic, so a probe there makes each one a breakpoint
-# trap and the debug guest crawls, as through kprobe_events; README, Limits) --
+# trap and the debug guest crawls, as through kprobe_events;
+# doc/definitions.md, Limits) --
 # added in batches of up to 50 (when the kernel refuses one, the batch goes
 # again without it and the next candidate takes its place, so exactly that
 # many are probed), enabled together under a workload, disabled and removed.

@@ -49,7 +49,7 @@ need_pkgs() {
 # vCPU has since rewritten.  Whenever the guest kernel patches a function
 # others are running (ftrace, kprobes, jump labels), one CPU can run a stale
 # int3 for ever (a soft lockup) or, on an ftrace-based kprobe, jump to 0
-# (README: "Kernel crashes under an emulator").  Tests on it are flaky
+# (doc/design.md: "Kernel crashes under an emulator").  Tests on it are flaky
 # whatever kpmod does, so the harness takes QEMU from the host's backports
 # (Debian's registry), or refuses.  tests/vm/run's KPMOD_QEMU_DIR runs
 # another one, unchecked, to reproduce.

@@ -155,7 +155,8 @@ kpmod snapshot >/tmp/snap5 2>/dev/null || fail "snapshot failed"
 grep -c ' poke: ' $T/snapshot | grep -qx 0 || fail "the kernel's snapshot holds the poke that fired it"
 grep -c ' poke: ' /tmp/snap5 | grep -qx 0 || fail "kpmod's snapshot holds the poke that fired it"
 # The kernel swaps buffers: its live buffer restarted empty at the first
-# snapshot.  kpmod copies: its rings kept everything (README says so).
+# snapshot.  kpmod copies: its rings kept everything
+# (doc/filters-triggers-hist.md says so).
 sed -n 's/.* pg: .* nr=\([0-9-]*\)$/\1/p' $T/snapshot >/tmp/want
 nrs /tmp/snap5 | awk '$1 > 7000300' >/tmp/got
 [ -s /tmp/want ] || fail "the kernel's second snapshot has no pg events"

@@ -1,8 +1,9 @@
-# README's one-liners, as written there: what bpftrace and kprobe_events
-# users run, in kpmod.  Each runs on a known workload (dd: 50 reads of
-# 16 KiB, 100 of 512 bytes; each dd its own process) and its answer is
-# checked.  The README adds "if comm == ..." nowhere; here the tables are
-# read for dd's rows only, so other readers in the guest change nothing.
+# The one-liners of doc/filters-triggers-hist.md, as written there: what
+# bpftrace and kprobe_events users run, in kpmod.  Each runs on a known
+# workload (dd: 50 reads of 16 KiB, 100 of 512 bytes; each dd its own
+# process) and its answer is checked.  That file adds "if comm == ..."
+# nowhere; here the tables are read for dd's rows only, so other readers
+# in the guest change nothing.
 . "$KPMOD_LIB"
 load_kpmod
 work() {

@@ -4,8 +4,8 @@
 # Survival is the test; then every command must have succeeded and
 # nothing may be left registered.  The harness runs it on one TCG thread:
 # multi-threaded TCG runs stale code after the kernel rewrites a call site,
-# which no x86_64 kernel survives, with or without kpmod (README, "Kernel
-# crashes under an emulator").
+# which no x86_64 kernel survives, with or without kpmod (doc/design.md,
+# "Kernel crashes under an emulator").
 #   KPMOD_STORM_SECS (default 60) sets the length.
 . "$KPMOD_LIB"
 secs=${KPMOD_STORM_SECS:-60}

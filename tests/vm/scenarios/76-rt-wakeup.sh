@@ -6,12 +6,12 @@
 # in CPU 1's irq_work/1 thread (SCHED_FIFO 1) on PREEMPT_RT, where a
 # SCHED_FIFO task of higher priority starves it.  Measured with the task at
 # normal priority and at SCHED_FIFO 50, and on PREEMPT_RT once more with
-# irq_work/1 raised to SCHED_FIFO 51 (README's advice): how late each
-# wake-up came after the record that crossed the watermark, the sleeps
-# that ended by their cap instead, and the events lost meanwhile (a
-# measurement for README).  Checked: the reader woke, and every call the
-# task made is in CPU 1's ring or counted lost there (the probe is
-# filtered on the task's name).
+# irq_work/1 raised to SCHED_FIFO 51 (doc/testing.md's advice): how late
+# each wake-up came after the record that crossed the watermark, the
+# sleeps that ended by their cap instead, and the events lost meanwhile (a
+# measurement for doc/testing.md).  Checked: the reader woke, and every
+# call the task made is in CPU 1's ring or counted lost there (the probe
+# is filtered on the task's name).
 . "$KPMOD_LIB"
 [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ] || skip "needs 2 CPUs"
 case $KPMOD_ARCH in

@@ -12,7 +12,7 @@ load_kpmod
 oracle=
 [ -e $T/uprobe_events ] && [ -e $T/error_log ] && oracle=1
 
-# CODE DEFINITION: the exit code is 16 + the error's number (README).
+# CODE DEFINITION: the exit code is 16 + the error's number (doc/usage.md).
 while read -r code def; do
 	kpmod add "$def" >/tmp/o 2>&1
 	rc=$?

@@ -8,7 +8,8 @@
 # make bench           benchmarks against kprobe_events and bpftrace, four boots
 #                      (bench/run), then kpmod report's memory on recordings of
 #                      64 MiB and 1 GiB
-# make lint            checkpatch --strict and sparse (C=2) over module/ and uapi/
+# make lint            checkpatch --strict and sparse (C=2) over module/ and
+#                      uapi/, and the links of README.md and doc/*.md
 # make check-matrix    every VM scenario on 5.10, 6.1, 6.12, 7.3 x x86_64, arm64,
 #                      and on the PREEMPT_RT and 16K-page flavours
 # make check-newest    the newest kernel Debian serves (sid, experimental,
@@ -80,7 +81,7 @@ bench:
 	bench/run
 	bench/report-memory
 
-# checkpatch --strict and sparse; also part of `make check`.
+# checkpatch --strict, sparse and the docs' links; also part of `make check`.
 lint:
 	tests/lint
 

@@ -16,7 +16,7 @@
 /* Serialises every change of state: probes, their enabling, the rings. */
 extern struct mutex kpmod_lock;
 
-/* main.c */
+/* state.c: the module parameters */
 extern unsigned int kpmod_max_probes;
 extern unsigned int kpmod_max_buffer_mb;
 extern unsigned int kpmod_max_hist_mb;

@@ -8,14 +8,14 @@
 #include <linux/string.h>
 
 #include "field.h"
-#include "probe.h"
+#include "layout.h"
 
-enum kpmod_field_kind kpmod_field_kind(const struct kpmod_probe *p, u16 field)
+enum kpmod_field_kind kpmod_field_kind(const struct kpmod_layout *lay, u16 field)
 {
-	bool is_return = kpmod_probe_is_return(p);
+	bool is_return = lay->is_return;
 
-	if (field < p->nargs) {
-		const struct kpmod_arg *a = &p->args[field];
+	if (field < lay->nargs) {
+		const struct kpmod_arg *a = &lay->args[field];
 
 		if (a->count)
 			return KPMOD_FK_BAD;	/* arrays are not compared */
@@ -45,10 +45,10 @@ enum kpmod_field_kind kpmod_field_kind(const struct kpmod_probe *p, u16 field)
 	}
 }
 
-bool kpmod_field_signed(const struct kpmod_probe *p, u16 field)
+bool kpmod_field_signed(const struct kpmod_layout *lay, u16 field)
 {
-	if (field < p->nargs)
-		return kpmod_type_signed(p->args[field].type);
+	if (field < lay->nargs)
+		return kpmod_type_signed(lay->args[field].type);
 	return field == KPMOD_FIELD_CPU || field == KPMOD_FIELD_PID;
 }
 
@@ -66,23 +66,23 @@ u64 kpmod_slot_value(const u8 *slot, u32 size)
 	}
 }
 
-static const u8 *kpmod_field_slot(const struct kpmod_probe *p, const struct kpmod_record *rec,
+static const u8 *kpmod_field_slot(const struct kpmod_layout *lay, const struct kpmod_record *rec,
 				  u16 field)
 {
 	const u8 *faults = (const u8 *)(rec + 1);
 
 	if (kpmod_fault_test(faults, field))
 		return NULL;
-	return faults + p->bitmap_size + p->args[field].offset;
+	return faults + lay->bitmap_size + lay->args[field].offset;
 }
 
-bool kpmod_field_num(const struct kpmod_probe *p, const struct kpmod_record *rec,
+bool kpmod_field_num(const struct kpmod_layout *lay, const struct kpmod_record *rec,
 		     u16 field, u64 *val)
 {
 	*val = 0;
-	if (field < p->nargs) {
-		const struct kpmod_arg *a = &p->args[field];
-		const u8 *slot = kpmod_field_slot(p, rec, field);
+	if (field < lay->nargs) {
+		const struct kpmod_arg *a = &lay->args[field];
+		const u8 *slot = kpmod_field_slot(lay, rec, field);
 
 		if (!slot)
 			return false;
@@ -109,18 +109,18 @@ bool kpmod_field_num(const struct kpmod_probe *p, const struct kpmod_record *rec
 	return true;
 }
 
-bool kpmod_field_str(const struct kpmod_probe *p, const struct kpmod_record *rec,
+bool kpmod_field_str(const struct kpmod_layout *lay, const struct kpmod_record *rec,
 		     u16 field, const char **str, u32 *len)
 {
 	const u8 *slot;
 	u32 loc;
 
-	if (field >= p->nargs) {
+	if (field >= lay->nargs) {
 		*str = rec->comm;
 		*len = strnlen(rec->comm, sizeof(rec->comm));
 		return true;
 	}
-	slot = kpmod_field_slot(p, rec, field);
+	slot = kpmod_field_slot(lay, rec, field);
 	if (!slot)
 		return false;
 	loc = *(const u32 *)slot;

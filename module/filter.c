@@ -15,21 +15,21 @@
 #include "field.h"
 #include "filter.h"
 #include "glob.h"
-#include "probe.h"
+#include "layout.h"
 
 static bool kpmod_filter_is_str_op(u8 op)
 {
 	return op >= KPMOD_FILTER_STR_FULL && op <= KPMOD_FILTER_STR_GLOB;
 }
 
-static int kpmod_filter_check(const struct kpmod_probe *p, const struct kpmod_filter *f,
+static int kpmod_filter_check(const struct kpmod_layout *lay, const struct kpmod_filter *f,
 			      const struct nlattr *prog, struct netlink_ext_ack *extack)
 {
 	u32 i;
 
 	for (i = 0; i < f->nr; i++) {
 		const struct kpmod_filter_pred *pr = &f->preds[i];
-		enum kpmod_field_kind kind = kpmod_field_kind(p, pr->field);
+		enum kpmod_field_kind kind = kpmod_field_kind(lay, pr->field);
 		bool str_op = kpmod_filter_is_str_op(pr->op);
 		bool str_field = kind == KPMOD_FK_STR;
 
@@ -70,7 +70,7 @@ static int kpmod_filter_check(const struct kpmod_probe *p, const struct kpmod_fi
 	return 0;
 }
 
-struct kpmod_filter *kpmod_filter_build(const struct kpmod_probe *p, const char *text,
+struct kpmod_filter *kpmod_filter_build(const struct kpmod_layout *lay, const char *text,
 					const struct nlattr *prog, const struct nlattr *strs,
 					struct netlink_ext_ack *extack)
 {
@@ -95,7 +95,7 @@ struct kpmod_filter *kpmod_filter_build(const struct kpmod_probe *p, const char 
 	}
 	if (!f->preds || !f->text || (strs && !f->strs))
 		goto fail;
-	ret = kpmod_filter_check(p, f, prog, extack);
+	ret = kpmod_filter_check(lay, f, prog, extack);
 	if (ret)
 		goto fail;
 	return f;
@@ -187,7 +187,7 @@ static bool kpmod_filter_num(const struct kpmod_filter_pred *pr, u64 v, u32 size
 
 static bool kpmod_filter_pred_match(const struct kpmod_filter *f,
 				    const struct kpmod_filter_pred *pr,
-				    const struct kpmod_probe *p,
+				    const struct kpmod_layout *lay,
 				    const struct kpmod_record *rec)
 {
 	const char *pat = f->strs + pr->str_off;
@@ -195,14 +195,14 @@ static bool kpmod_filter_pred_match(const struct kpmod_filter *f,
 	u32 len;
 	u64 v;
 
-	if (pr->field < p->nargs) {
-		const struct kpmod_arg *a = &p->args[pr->field];
+	if (pr->field < lay->nargs) {
+		const struct kpmod_arg *a = &lay->args[pr->field];
 
 		/* A fetch that faulted matches nothing. */
 		if (!kpmod_filter_is_str_op(pr->op))
-			return kpmod_field_num(p, rec, pr->field, &v) &&
+			return kpmod_field_num(lay, rec, pr->field, &v) &&
 			       kpmod_filter_num(pr, v, a->size, kpmod_type_signed(a->type));
-		return kpmod_field_str(p, rec, pr->field, &str, &len) &&
+		return kpmod_field_str(lay, rec, pr->field, &str, &len) &&
 		       kpmod_filter_str(pr, pat, str, len);
 	}
 	switch (pr->field) {
@@ -223,7 +223,7 @@ static bool kpmod_filter_pred_match(const struct kpmod_filter *f,
 	}
 }
 
-bool kpmod_filter_match(const struct kpmod_filter *f, const struct kpmod_probe *p,
+bool kpmod_filter_match(const struct kpmod_filter *f, const struct kpmod_layout *lay,
 			const struct kpmod_record *rec)
 {
 	u32 i = 0;
@@ -233,7 +233,7 @@ bool kpmod_filter_match(const struct kpmod_filter *f, const struct kpmod_probe *
 		const struct kpmod_filter_pred *pr = &f->preds[i];
 		bool branch = pr->flags & KPMOD_FILTER_BRANCH;
 
-		if (kpmod_filter_pred_match(f, pr, p, rec) == branch)
+		if (kpmod_filter_pred_match(f, pr, lay, rec) == branch)
 			i = pr->target;
 		else
 			i++;

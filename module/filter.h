@@ -7,7 +7,7 @@
 #include <linux/rcupdate.h>
 #include <uapi/kpmod.h>
 
-struct kpmod_probe;
+struct kpmod_layout;
 struct kpmod_record;
 
 struct kpmod_filter {
@@ -20,11 +20,11 @@ struct kpmod_filter {
 };
 
 /*
- * Copies and checks a program against @p's arguments: ops, fields, their
+ * Copies and checks a program against @lay's arguments: ops, fields, their
  * types, targets, string operands.  Returns the filter or an ERR_PTR, the
  * reason in @extack.
  */
-struct kpmod_filter *kpmod_filter_build(const struct kpmod_probe *p, const char *text,
+struct kpmod_filter *kpmod_filter_build(const struct kpmod_layout *lay, const char *text,
 					const struct nlattr *prog, const struct nlattr *strs,
 					struct netlink_ext_ack *extack);
 
@@ -32,8 +32,8 @@ void kpmod_filter_free(struct kpmod_filter *f);
 /* Frees @f once no handler can be running it (NULL: nothing); returns at once. */
 void kpmod_filter_free_rcu(struct kpmod_filter *f);
 
-/* Whether the record @rec of @p matches; handler context, bounded. */
-bool kpmod_filter_match(const struct kpmod_filter *f, const struct kpmod_probe *p,
+/* Whether the record @rec, laid out as @lay, matches; handler context, bounded. */
+bool kpmod_filter_match(const struct kpmod_filter *f, const struct kpmod_layout *lay,
 			const struct kpmod_record *rec);
 
 #endif /* _KPMOD_FILTER_H */

@@ -262,7 +262,7 @@ static int kpmod_genl_parse_arg(struct kpmod_probe *p, unsigned int i,
 {
 	struct kpmod_fetch_insn insns[KPMOD_MAX_INSNS];
 	struct nlattr *tb[KPMOD_ARG_A_MAX + 1];
-	struct kpmod_arg *a = &p->args[i];
+	struct kpmod_arg *a = &p->layout.args[i];
 	unsigned int j;
 	int ret, len;
 
@@ -283,7 +283,7 @@ static int kpmod_genl_parse_arg(struct kpmod_probe *p, unsigned int i,
 		return -EINVAL;
 	}
 	for (j = 0; j < i; j++) {
-		if (!strcmp(p->args[j].name, a->name)) {
+		if (!strcmp(p->layout.args[j].name, a->name)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nest, "argument name used twice");
 			return -EINVAL;
 		}
@@ -325,8 +325,8 @@ struct kpmod_filter *kpmod_genl_parse_filter(const struct kpmod_probe *p,
 		GENL_SET_ERR_MSG(info, "a filter needs its text and its program");
 		return ERR_PTR(-EINVAL);
 	}
-	return kpmod_filter_build(p, nla_data(a[KPMOD_A_FILTER_TEXT]), a[KPMOD_A_FILTER_PROG],
-				  a[KPMOD_A_FILTER_STRS], info->extack);
+	return kpmod_filter_build(&p->layout, nla_data(a[KPMOD_A_FILTER_TEXT]),
+				  a[KPMOD_A_FILTER_PROG], a[KPMOD_A_FILTER_STRS], info->extack);
 }
 
 /*
@@ -462,6 +462,7 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 		goto fail;
 	}
 	p->kind = nla_get_u32(attrs[KPMOD_A_PROBE_KIND]);
+	p->layout.is_return = kpmod_probe_is_return(p);
 	if (attrs[KPMOD_A_PROBE_SYMBOL])
 		nla_strscpy(p->symbol, attrs[KPMOD_A_PROBE_SYMBOL], sizeof(p->symbol));
 	if (attrs[KPMOD_A_PROBE_MODULE])
@@ -980,8 +981,8 @@ static int kpmod_genl_put_probe(struct sk_buff *skb, struct kpmod_probe *p)
 	args = nla_nest_start(skb, KPMOD_A_PROBE_ARGS);
 	if (!args)
 		return -EMSGSIZE;
-	for (i = 0; i < p->nargs; i++)
-		if (kpmod_genl_put_arg(skb, &p->args[i]))
+	for (i = 0; i < p->layout.nargs; i++)
+		if (kpmod_genl_put_arg(skb, &p->layout.args[i]))
 			return -EMSGSIZE;
 	nla_nest_end(skb, args);
 	return 0;

@@ -69,7 +69,7 @@ static struct kpmod_trigger *kpmod_genl_build_trigger(struct kpmod_probe *p, u32
 		};
 		const char *shared;
 
-		t->hist = kpmod_hist_create(p, &req, info->extack);
+		t->hist = kpmod_hist_create(&p->layout, &req, info->extack);
 		if (IS_ERR(t->hist)) {
 			ret = PTR_ERR(t->hist);
 			t->hist = NULL;

@@ -30,7 +30,7 @@
 #include "field.h"
 #include "hist.h"
 #include "kpmod.h"
-#include "probe.h"
+#include "layout.h"
 #include "stack.h"
 
 /* The most memory one table may take: about the kernel's largest. */
@@ -59,10 +59,10 @@ static u32 kpmod_hist_key_bytes(const struct kpmod_hist_field *k,
 	return kind == KPMOD_FK_STR ? KPMOD_HIST_STR_KEY : sizeof(u64);
 }
 
-static int kpmod_hist_check_key(const struct kpmod_probe *p, const struct kpmod_hist_field *k,
+static int kpmod_hist_check_key(const struct kpmod_layout *lay, const struct kpmod_hist_field *k,
 				const struct nlattr *nla, struct netlink_ext_ack *extack)
 {
-	enum kpmod_field_kind kind = kpmod_field_kind(p, k->field);
+	enum kpmod_field_kind kind = kpmod_field_kind(lay, k->field);
 	u16 flags = k->flags;
 
 	if (k->__reserved || (flags & ~(KPMOD_HIST_F_LOG2 | KPMOD_HIST_F_BUCKETS |
@@ -84,7 +84,7 @@ static int kpmod_hist_check_key(const struct kpmod_probe *p, const struct kpmod_
 	return 0;
 }
 
-static int kpmod_hist_check_val(const struct kpmod_probe *p, const struct kpmod_hist_field *v,
+static int kpmod_hist_check_val(const struct kpmod_layout *lay, const struct kpmod_hist_field *v,
 				const struct nlattr *nla, struct netlink_ext_ack *extack)
 {
 	if (v->__reserved || v->buckets ||
@@ -92,7 +92,7 @@ static int kpmod_hist_check_val(const struct kpmod_probe *p, const struct kpmod_
 		NL_SET_ERR_MSG_ATTR(extack, nla, "hist value: bad flags");
 		return -EINVAL;
 	}
-	if (kpmod_field_kind(p, v->field) != KPMOD_FK_NUM) {
+	if (kpmod_field_kind(lay, v->field) != KPMOD_FK_NUM) {
 		NL_SET_ERR_MSG_ATTR(extack, nla, "hist value: not a numeric field");
 		return -EINVAL;
 	}
@@ -177,12 +177,12 @@ static void kpmod_hist_table_put(const struct kpmod_hist_store *st)
 static LIST_HEAD(kpmod_hist_names);
 
 /* A field's type as named hists compare it: an argument's, or which common field. */
-static u32 kpmod_hist_field_type(const struct kpmod_probe *p, u16 field)
+static u32 kpmod_hist_field_type(const struct kpmod_layout *lay, u16 field)
 {
-	return field < p->nargs ? p->args[field].type : 0x10000U | field;
+	return field < lay->nargs ? lay->args[field].type : 0x10000U | field;
 }
 
-static void kpmod_hist_shape_of(const struct kpmod_probe *p, const struct kpmod_hist *h,
+static void kpmod_hist_shape_of(const struct kpmod_layout *lay, const struct kpmod_hist *h,
 				struct kpmod_hist_shape *s)
 {
 	u32 i;
@@ -191,12 +191,12 @@ static void kpmod_hist_shape_of(const struct kpmod_probe *p, const struct kpmod_
 	s->nkeys = h->nkeys;
 	s->nvals = h->nvals;
 	for (i = 0; i < h->nkeys; i++) {
-		s->key_type[i] = kpmod_hist_field_type(p, h->keys[i].field);
+		s->key_type[i] = kpmod_hist_field_type(lay, h->keys[i].field);
 		s->key_flags[i] = h->keys[i].flags;
 		s->key_buckets[i] = h->keys[i].buckets;
 	}
 	for (i = 0; i < h->nvals; i++) {
-		s->val_type[i] = kpmod_hist_field_type(p, h->vals[i].field);
+		s->val_type[i] = kpmod_hist_field_type(lay, h->vals[i].field);
 		s->val_flags[i] = h->vals[i].flags;
 	}
 }
@@ -249,7 +249,7 @@ static void kpmod_hist_store_put(struct kpmod_hist_store *st)
  * @h's own store, or with @name a new named one; a table either way.
  * ERR_PTR(-ENOMEM), or -E2BIG past the module's limit.
  */
-static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_probe *p,
+static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_layout *lay,
 						     const struct kpmod_hist *h,
 						     const char *name, const char *text)
 {
@@ -261,7 +261,7 @@ static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_probe *p
 	st->refs = 1;
 	st->key_size = h->key_size;
 	st->size = h->size;
-	kpmod_hist_shape_of(p, h, &st->shape);
+	kpmod_hist_shape_of(lay, h, &st->shape);
 	INIT_LIST_HEAD(&st->node);
 	if (name) {
 		st->name = kstrdup(name, GFP_KERNEL);
@@ -283,13 +283,13 @@ fail:
 }
 
 /* Joins the table of @name if @h is alike in keys, values, sort and types. */
-static int kpmod_hist_join(const struct kpmod_probe *p, struct kpmod_hist *h,
+static int kpmod_hist_join(const struct kpmod_layout *lay, struct kpmod_hist *h,
 			   struct kpmod_hist_store *st, const struct kpmod_hist_req *req,
 			   struct netlink_ext_ack *extack)
 {
 	struct kpmod_hist_shape shape;
 
-	kpmod_hist_shape_of(p, h, &shape);
+	kpmod_hist_shape_of(lay, h, &shape);
 	if (memcmp(&shape, &st->shape, sizeof(shape)) || h->key_size != st->key_size ||
 	    !kpmod_hist_text_match(st->text, req->text)) {
 		NL_SET_ERR_MSG_ATTR(extack, req->name,
@@ -303,7 +303,7 @@ static int kpmod_hist_join(const struct kpmod_probe *p, struct kpmod_hist *h,
 	return 0;
 }
 
-struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
+struct kpmod_hist *kpmod_hist_create(const struct kpmod_layout *lay,
 				     const struct kpmod_hist_req *req,
 				     struct netlink_ext_ack *extack)
 {
@@ -346,20 +346,20 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
 		memcpy(h->vals, nla_data(vals), nvals * fsz);
 	ret = -EINVAL;
 	for (i = 0; i < nkeys; i++) {
-		if (kpmod_hist_check_key(p, &h->keys[i], keys, extack))
+		if (kpmod_hist_check_key(lay, &h->keys[i], keys, extack))
 			goto fail;
 		h->key_off[i] = h->key_size;
 		h->key_size += kpmod_hist_key_bytes(&h->keys[i],
-						    kpmod_field_kind(p, h->keys[i].field));
+						    kpmod_field_kind(lay, h->keys[i].field));
 	}
 	for (i = 0; i < nvals; i++) {
-		if (kpmod_hist_check_val(p, &h->vals[i], vals, extack))
+		if (kpmod_hist_check_val(lay, &h->vals[i], vals, extack))
 			goto fail;
-		h->val_signed[i] = kpmod_field_signed(p, h->vals[i].field);
+		h->val_signed[i] = kpmod_field_signed(lay, h->vals[i].field);
 	}
 	st = name ? kpmod_hist_named(name) : NULL;
 	if (st) {
-		ret = kpmod_hist_join(p, h, st, req, extack);
+		ret = kpmod_hist_join(lay, h, st, req, extack);
 		if (ret)
 			goto fail;
 		return h;
@@ -369,7 +369,7 @@ struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
 		ret = -E2BIG;
 		goto fail;
 	}
-	h->store = kpmod_hist_store_new(p, h, name, req->text);
+	h->store = kpmod_hist_store_new(lay, h, name, req->text);
 	if (IS_ERR(h->store)) {
 		ret = PTR_ERR(h->store);
 		if (ret == -E2BIG)
@@ -538,26 +538,26 @@ static u64 kpmod_hist_log2(u64 v)
 	return v > 1 ? fls64(v - 1) : 0;
 }
 
-static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct kpmod_probe *p,
-				 const struct kpmod_record *rec, u8 *dst)
+static void kpmod_hist_key_field(const struct kpmod_hist_field *k, const struct kpmod_layout *lay,
+				 const struct kpmod_record *rec, unsigned long addr, u8 *dst)
 {
 	const char *str;
 	u32 len;
 	u64 v;
 
 	if (k->field == KPMOD_FIELD_STACKTRACE) {
-		kpmod_stack_save((u64 *)dst, KPMOD_HIST_STACK_DEPTH, (unsigned long)p->rp.kp.addr);
+		kpmod_stack_save((u64 *)dst, KPMOD_HIST_STACK_DEPTH, addr);
 		return;
 	}
-	if (kpmod_field_kind(p, k->field) == KPMOD_FK_STR) {
-		if (!kpmod_field_str(p, rec, k->field, &str, &len)) {
+	if (kpmod_field_kind(lay, k->field) == KPMOD_FK_STR) {
+		if (!kpmod_field_str(lay, rec, k->field, &str, &len)) {
 			str = "(fault)";
 			len = strlen(str);
 		}
 		memcpy(dst, str, min_t(u32, len, KPMOD_HIST_STR_KEY - 1));
 		return;
 	}
-	kpmod_field_num(p, rec, k->field, &v);
+	kpmod_field_num(lay, rec, k->field, &v);
 	if (k->flags & KPMOD_HIST_F_LOG2)
 		v = kpmod_hist_log2(v);
 	else if (k->flags & KPMOD_HIST_F_BUCKETS)
@@ -590,8 +590,8 @@ static void kpmod_hist_val(atomic64_t *val, u16 flags, bool is_signed, u64 v)
 			break;
 }
 
-void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
-		       const struct kpmod_record *rec)
+void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_layout *lay,
+		       const struct kpmod_record *rec, unsigned long addr)
 {
 	struct kpmod_hist_store *st = h->store;
 	u8 *key = (u8 *)this_cpu_ptr(kpmod_hist_keybuf);
@@ -605,7 +605,7 @@ void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
 		return;
 	memset(key, 0, h->key_size);
 	for (i = 0; i < h->nkeys; i++)
-		kpmod_hist_key_field(&h->keys[i], p, rec, key + h->key_off[i]);
+		kpmod_hist_key_field(&h->keys[i], lay, rec, addr, key + h->key_off[i]);
 	e = kpmod_hist_insert(t, h, key);
 	if (!e) {
 		atomic64_inc(&t->drops);
@@ -614,7 +614,7 @@ void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
 	atomic64_inc(&t->hits);
 	atomic64_inc(&e->vals[0]);
 	for (i = 0; i < h->nvals; i++) {
-		kpmod_field_num(p, rec, h->vals[i].field, &v);
+		kpmod_field_num(lay, rec, h->vals[i].field, &v);
 		kpmod_hist_val(&e->vals[1 + i], h->vals[i].flags, h->val_signed[i], v);
 	}
 }

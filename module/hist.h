@@ -9,7 +9,7 @@
 #include <linux/rcupdate.h>
 #include <uapi/kpmod.h>
 
-struct kpmod_probe;
+struct kpmod_layout;
 struct kpmod_record;
 struct sk_buff;
 
@@ -92,10 +92,10 @@ struct kpmod_hist_req {
 };
 
 /*
- * kpmod_lock held.  Checks the spec against @p and allocates the table, or
+ * kpmod_lock held.  Checks the spec against @lay and allocates the table, or
  * with a name= already in use joins that table if alike; ERR_PTR on error.
  */
-struct kpmod_hist *kpmod_hist_create(const struct kpmod_probe *p,
+struct kpmod_hist *kpmod_hist_create(const struct kpmod_layout *lay,
 				     const struct kpmod_hist_req *req,
 				     struct netlink_ext_ack *extack);
 /* The text a hist's trigger keeps: a named one's, its table's first. */
@@ -116,9 +116,12 @@ void kpmod_hist_clear_end(struct kpmod_hist_store *st);
 /* What the tables take in all, and the most they may (max_hist_mb), in bytes. */
 u64 kpmod_hist_mem(void);
 u64 kpmod_hist_limit(void);
-/* Handler context: counts @rec of @p, or the drop. */
-void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_probe *p,
-		       const struct kpmod_record *rec);
+/*
+ * Handler context: counts @rec, laid out as @lay, or the drop; a stack
+ * key starts at @addr, the probed function.
+ */
+void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_layout *lay,
+		       const struct kpmod_record *rec, unsigned long addr);
 /* kpmod_lock held: the table in force. */
 struct kpmod_hist_table *kpmod_hist_table(struct kpmod_hist *h);
 u32 kpmod_hist_entries(const struct kpmod_hist_table *t);

@@ -3,6 +3,7 @@
 #ifndef _KPMOD_KPMOD_H
 #define _KPMOD_KPMOD_H
 
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <uapi/kpmod.h>
 
@@ -15,6 +16,20 @@
 
 /* Serialises every change of state: probes, their enabling, the rings. */
 extern struct mutex kpmod_lock;
+
+/* state.c: what probe dumps show, its generation (kpmod_lock) */
+extern u32 kpmod_probes_gen;
+
+/*
+ * Every change a probe dump shows but the live counters (adding, deleting,
+ * enabling, filters, triggers) moves the generation, kpmod_lock held: a
+ * dump that spans one says NLM_F_DUMP_INTR.
+ */
+static inline void kpmod_probes_changed(void)
+{
+	lockdep_assert_held(&kpmod_lock);
+	kpmod_probes_gen++;
+}
 
 /* state.c: the module parameters */
 extern unsigned int kpmod_max_probes;

@@ -21,7 +21,6 @@
 #include "trigger.h"
 
 LIST_HEAD(kpmod_probes);
-u32 kpmod_probes_gen;
 static unsigned int kpmod_probes_count;
 /*
  * Probes unlisted but not yet unregistered (kpmod_probes_release()): still
@@ -84,12 +83,12 @@ static u32 kpmod_fill_args(struct kpmod_record *rec, u32 room, struct kpmod_prob
 	ctx.entry = entry;
 	ctx.rec = (u8 *)rec;
 	ctx.faults = ctx.rec + sizeof(*rec);
-	ctx.slots = ctx.faults + p->bitmap_size;
+	ctx.slots = ctx.faults + p->layout.bitmap_size;
 	ctx.dyn = ctx.slots + p->fixed_size;
 	ctx.end = ctx.rec + room;
-	kpmod_zero_words((u64 *)ctx.faults, (p->bitmap_size + p->fixed_size) / 8);
-	for (i = 0; i < p->nargs; i++) {
-		const struct kpmod_arg *a = &p->args[i];
+	kpmod_zero_words((u64 *)ctx.faults, (p->layout.bitmap_size + p->fixed_size) / 8);
+	for (i = 0; i < p->layout.nargs; i++) {
+		const struct kpmod_arg *a = &p->layout.args[i];
 
 		switch (a->path) {
 		case KPMOD_FETCH_REG:
@@ -150,7 +149,7 @@ static void kpmod_emit_built(struct kpmod_probe *p, struct kpmod_ring *ring,
 	 * Judged before it takes ring space: an event the filter refuses
 	 * evicts nothing and is not "lost".
 	 */
-	if (filter && !kpmod_filter_match(filter, p, rec)) {
+	if (filter && !kpmod_filter_match(filter, &p->layout, rec)) {
 		this_cpu_inc(p->stats->filtered);
 		return;
 	}
@@ -274,7 +273,7 @@ static void kpmod_emit(struct kpmod_probe *p, struct pt_regs *regs,
 	}
 	this_cpu_inc(p->stats->hits);
 	if (!p->has_strings) {
-		len = sizeof(*rec) + p->bitmap_size + p->fixed_size;
+		len = sizeof(*rec) + p->layout.bitmap_size + p->fixed_size;
 		rec = kpmod_ring_reserve(ring, len);
 		if (rec) {
 			kpmod_fill_header(rec, p, ip, ret_ip, flags);
@@ -387,13 +386,13 @@ struct kpmod_probe *kpmod_probe_alloc(u32 nargs)
 	/* Before anything can fail: kpmod_probe_free() walks the triggers. */
 	INIT_LIST_HEAD(&p->node);
 	INIT_LIST_HEAD(&p->triggers);
-	p->args = kcalloc(max_t(u32, nargs, 1), sizeof(*p->args), GFP_KERNEL);
+	p->layout.args = kcalloc(max_t(u32, nargs, 1), sizeof(*p->layout.args), GFP_KERNEL);
 	p->stats = alloc_percpu(struct kpmod_probe_stats);
-	if (!p->args || !p->stats) {
+	if (!p->layout.args || !p->stats) {
 		kpmod_probe_free(p);
 		return NULL;
 	}
-	p->nargs = nargs;
+	p->layout.nargs = nargs;
 	return p;
 }
 
@@ -405,7 +404,7 @@ void kpmod_probe_free(struct kpmod_probe *p)
 	/* Unregistered, or never registered: no handler runs it any more. */
 	kpmod_filter_free(rcu_dereference_protected(p->filter, true));
 	kpmod_triggers_free(p);
-	kfree(p->args);
+	kfree(p->layout.args);
 	kfree(p->definition);
 	if (kpmod_probe_is_uprobe(p))
 		kpmod_uprobe_release(p);
@@ -445,11 +444,11 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 {
 	u32 i, off = 0;
 
-	p->bitmap_size = KPMOD_FAULT_BITMAP_SIZE(p->nargs);
+	p->layout.bitmap_size = KPMOD_FAULT_BITMAP_SIZE(p->layout.nargs);
 	p->nentry = 0;
 	p->has_strings = false;
-	for (i = 0; i < p->nargs; i++) {
-		struct kpmod_arg *a = &p->args[i];
+	for (i = 0; i < p->layout.nargs; i++) {
+		struct kpmod_arg *a = &p->layout.args[i];
 
 		off = ALIGN(off, a->elem_size);
 		a->offset = off;
@@ -465,19 +464,19 @@ static int kpmod_probe_layout(struct kpmod_probe *p, struct netlink_ext_ack *ext
 	}
 	/* The time of the call goes after the captured arguments. */
 	p->has_duration = false;
-	for (i = 0; i < p->nargs; i++) {
-		if (p->args[i].prog[0].op == KPMOD_FOP_DURATION) {
-			p->args[i].entry_slot = p->nentry;
+	for (i = 0; i < p->layout.nargs; i++) {
+		if (p->layout.args[i].prog[0].op == KPMOD_FOP_DURATION) {
+			p->layout.args[i].entry_slot = p->nentry;
 			p->has_duration = true;
 		}
 	}
-	for (i = 0; i < p->nargs; i++)
-		kpmod_arg_choose_path(p, &p->args[i]);
+	for (i = 0; i < p->layout.nargs; i++)
+		kpmod_arg_choose_path(p, &p->layout.args[i]);
 	p->fixed_size = ALIGN(off, 8);
 	/* Fixed part, then every string at its longest; cut to a record's max. */
-	p->max_len = sizeof(struct kpmod_record) + p->bitmap_size + p->fixed_size;
-	for (i = 0; i < p->nargs; i++) {
-		const struct kpmod_arg *a = &p->args[i];
+	p->max_len = sizeof(struct kpmod_record) + p->layout.bitmap_size + p->fixed_size;
+	for (i = 0; i < p->layout.nargs; i++) {
+		const struct kpmod_arg *a = &p->layout.args[i];
 
 		if (a->prog[a->store].op == KPMOD_FOP_ST_STRING ||
 		    a->prog[a->store].op == KPMOD_FOP_ST_USTRING)

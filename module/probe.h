@@ -10,6 +10,7 @@
 #include "fetch.h"
 #include "kpmod.h"
 #include "filter.h"
+#include "layout.h"
 #include "trigger.h"
 #include "uprobe.h"
 
@@ -38,12 +39,11 @@ struct kpmod_probe {
 	bool registered;
 	struct kretprobe rp;		/* rp.kp serves entry probes too */
 	struct kpmod_uprobe up;		/* a uprobe's (offset: in its file) */
-	u32 nargs;
-	struct kpmod_arg *args;
+	/* What its records hold; args has layout.nargs entries. */
+	struct kpmod_layout layout;
 	u32 nentry;			/* $argN values captured at entry */
 	u32 entry_arg[KPMOD_MAX_ARGS];	/* their N */
 	bool has_duration;		/* $duration: the entry's time after them */
-	u32 bitmap_size;		/* fault bitmap bytes, 8-aligned */
 	u32 fixed_size;			/* argument slots bytes, 8-aligned */
 	bool has_strings;		/* record length known only after fetching */
 	u32 max_len;			/* the longest record this probe can write */
@@ -129,17 +129,5 @@ u32 kpmod_probe_maxactive(struct kpmod_probe *p);
 void kpmod_probes_exit(void);
 
 extern struct list_head kpmod_probes;
-extern u32 kpmod_probes_gen;
-
-/*
- * Every change a probe dump shows but the live counters (adding, deleting,
- * enabling, filters, triggers) moves the generation, kpmod_lock held: a
- * dump that spans one says NLM_F_DUMP_INTR.
- */
-static inline void kpmod_probes_changed(void)
-{
-	lockdep_assert_held(&kpmod_lock);
-	kpmod_probes_gen++;
-}
 
 #endif /* _KPMOD_PROBE_H */

@@ -11,6 +11,7 @@
 
 /* Taken by control paths only (netlink, attach): never by a handler. */
 DEFINE_MUTEX(kpmod_lock);
+u32 kpmod_probes_gen;
 
 unsigned int kpmod_max_probes = 1024;
 module_param_named(max_probes, kpmod_max_probes, uint, 0444);

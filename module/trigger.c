@@ -47,11 +47,11 @@ u32 kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec)
 	bool on;
 
 	list_for_each_entry_rcu(t, &p->triggers, node) {
-		if (t->filter && !kpmod_filter_match(t->filter, p, rec))
+		if (t->filter && !kpmod_filter_match(t->filter, &p->layout, rec))
 			continue;
 		switch (t->type) {
 		case KPMOD_TRIGGER_HIST:
-			kpmod_hist_update(t->hist, p, rec);
+			kpmod_hist_update(t->hist, &p->layout, rec, (unsigned long)p->rp.kp.addr);
 			break;
 		case KPMOD_TRIGGER_STACKTRACE:
 			/* Counted on every run, as the kernel's, tracing on or off. */

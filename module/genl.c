@@ -519,7 +519,8 @@ static int kpmod_genl_parse_probe(struct genl_info *info, struct kpmod_probe **o
 	}
 	/* A uprobe's file, looked up here: outside kpmod_lock, as it may block. */
 	if (kpmod_probe_is_uprobe(p)) {
-		ret = kpmod_uprobe_init(p, nla_data(attrs[KPMOD_A_PROBE_PATH]), info->extack);
+		ret = kpmod_uprobe_init(&p->up, p->offset, nla_data(attrs[KPMOD_A_PROBE_PATH]),
+					info->extack);
 		if (ret)
 			goto fail;
 	}

@@ -407,7 +407,7 @@ void kpmod_probe_free(struct kpmod_probe *p)
 	kfree(p->layout.args);
 	kfree(p->definition);
 	if (kpmod_probe_is_uprobe(p))
-		kpmod_uprobe_release(p);
+		kpmod_uprobe_release(&p->up, p->offset);
 	kfree(p);
 }
 
@@ -619,7 +619,7 @@ struct kpmod_probe *kpmod_probe_find(const char *group, const char *event)
 static void kpmod_probe_unregister(struct kpmod_probe *p)
 {
 	if (kpmod_probe_is_uprobe(p))
-		kpmod_uprobe_release(p);
+		kpmod_uprobe_release(&p->up, p->offset);
 	else
 		kpmod_probe_unregister_kernel(p);
 	p->registered = false;
@@ -726,7 +726,7 @@ int kpmod_probe_arm(struct kpmod_probe *p)
 	if (want == p->armed)
 		return 0;
 	if (kpmod_probe_is_uprobe(p))
-		ret = kpmod_uprobe_arm(p, want);
+		ret = kpmod_uprobe_arm(&p->up, p->offset, want);
 	else if (p->kind == KPMOD_PROBE_RETURN)
 		ret = want ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
 	else

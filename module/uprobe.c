@@ -13,14 +13,13 @@
 #include <linux/uprobes.h>
 
 #include "compat.h"
-#include "probe.h"
 #include "uprobe.h"
 
 #ifdef CONFIG_UPROBES
 
-int kpmod_uprobe_init(struct kpmod_probe *p, const char *path, struct netlink_ext_ack *extack)
+int kpmod_uprobe_init(struct kpmod_uprobe *up, u64 offset, const char *path,
+		      struct netlink_ext_ack *extack)
 {
-	struct kpmod_uprobe *up = &p->up;
 	struct inode *inode;
 	int ret;
 
@@ -36,11 +35,11 @@ int kpmod_uprobe_init(struct kpmod_probe *p, const char *path, struct netlink_ex
 		return -EINVAL;
 	}
 	/* What uprobe_register() would refuse later, refused at add. */
-	if (p->offset >= i_size_read(inode) || up->ref_ctr_offset >= i_size_read(inode)) {
+	if (offset >= i_size_read(inode) || up->ref_ctr_offset >= i_size_read(inode)) {
 		NL_SET_ERR_MSG(extack, "offset beyond the end of the file");
 		return -EINVAL;
 	}
-	if (!IS_ALIGNED(p->offset, UPROBE_SWBP_INSN_SIZE)) {
+	if (!IS_ALIGNED(offset, UPROBE_SWBP_INSN_SIZE)) {
 		NL_SET_ERR_MSG(extack, "offset not aligned to an instruction");
 		return -EINVAL;
 	}
@@ -51,32 +50,29 @@ int kpmod_uprobe_init(struct kpmod_probe *p, const char *path, struct netlink_ex
 	return 0;
 }
 
-int kpmod_uprobe_arm(struct kpmod_probe *p, bool on)
+int kpmod_uprobe_arm(struct kpmod_uprobe *up, u64 offset, bool on)
 {
-	struct kpmod_uprobe *up = &p->up;
 	int ret;
 
 	if (on == up->registered)
 		return 0;
 	if (!on) {
-		kpmod_uprobe_unregister(d_inode(up->path.dentry), p->offset, up->uprobe, &up->uc);
+		kpmod_uprobe_unregister(d_inode(up->path.dentry), offset, up->uprobe, &up->uc);
 		up->registered = false;
 		up->uprobe = NULL;
 		return 0;
 	}
-	ret = kpmod_uprobe_register(d_inode(up->path.dentry), p->offset, up->ref_ctr_offset,
+	ret = kpmod_uprobe_register(d_inode(up->path.dentry), offset, up->ref_ctr_offset,
 				    &up->uc, &up->uprobe);
 	if (!ret)
 		up->registered = true;
 	return ret;
 }
 
-void kpmod_uprobe_release(struct kpmod_probe *p)
+void kpmod_uprobe_release(struct kpmod_uprobe *up, u64 offset)
 {
-	struct kpmod_uprobe *up = &p->up;
-
 	if (up->registered)
-		kpmod_uprobe_arm(p, false);
+		kpmod_uprobe_arm(up, offset, false);
 	if (up->have_path)
 		path_put(&up->path);
 	up->have_path = false;
@@ -84,18 +80,19 @@ void kpmod_uprobe_release(struct kpmod_probe *p)
 
 #else /* !CONFIG_UPROBES */
 
-int kpmod_uprobe_init(struct kpmod_probe *p, const char *path, struct netlink_ext_ack *extack)
+int kpmod_uprobe_init(struct kpmod_uprobe *up, u64 offset, const char *path,
+		      struct netlink_ext_ack *extack)
 {
 	NL_SET_ERR_MSG(extack, "this kernel has no uprobes (CONFIG_UPROBES)");
 	return -EOPNOTSUPP;
 }
 
-int kpmod_uprobe_arm(struct kpmod_probe *p, bool on)
+int kpmod_uprobe_arm(struct kpmod_uprobe *up, u64 offset, bool on)
 {
 	return on ? -EOPNOTSUPP : 0;
 }
 
-void kpmod_uprobe_release(struct kpmod_probe *p)
+void kpmod_uprobe_release(struct kpmod_uprobe *up, u64 offset)
 {
 }
 

@@ -11,8 +11,6 @@
 #include <linux/path.h>
 #include <linux/uprobes.h>
 
-struct kpmod_probe;
-
 struct kpmod_uprobe {
 	struct uprobe_consumer uc;
 	struct path path;		/* held from add to delete */
@@ -22,11 +20,15 @@ struct kpmod_uprobe {
 	bool registered;
 };
 
-/* Looks @path up and checks the offsets against it; kpmod_lock not needed. */
-int kpmod_uprobe_init(struct kpmod_probe *p, const char *path, struct netlink_ext_ack *extack);
-/* Registers (@on) or unregisters the uprobe; kpmod_lock held. */
-int kpmod_uprobe_arm(struct kpmod_probe *p, bool on);
+/*
+ * Looks @path up and checks @offset (in the file) and the semaphore's
+ * against it; kpmod_lock not needed.
+ */
+int kpmod_uprobe_init(struct kpmod_uprobe *up, u64 offset, const char *path,
+		      struct netlink_ext_ack *extack);
+/* Registers (@on) or unregisters the uprobe at @offset; kpmod_lock held. */
+int kpmod_uprobe_arm(struct kpmod_uprobe *up, u64 offset, bool on);
 /* Unregisters if armed and lets the file go (kpmod_lock held if registered). */
-void kpmod_uprobe_release(struct kpmod_probe *p);
+void kpmod_uprobe_release(struct kpmod_uprobe *up, u64 offset);
 
 #endif /* _KPMOD_UPROBE_H */

@@ -18,8 +18,10 @@
 
 #include "kpmod.h"
 #include "probe.h"
+#include "registry.h"
 #include "ring.h"
 #include "snapshot.h"
+#include "trigger.h"
 #include "genl.h"
 #include "hist.h"
 

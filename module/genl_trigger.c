@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "kpmod.h"
 #include "probe.h"
+#include "registry.h"
 #include "snapshot.h"
 #include "trigger.h"
 

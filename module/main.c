@@ -9,6 +9,7 @@
 
 #include "kpmod.h"
 #include "probe.h"
+#include "registry.h"
 #include "ring.h"
 #include "snapshot.h"
 

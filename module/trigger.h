@@ -48,21 +48,10 @@ u32 kpmod_triggers_run(struct kpmod_probe *p, const struct kpmod_record *rec);
 struct kpmod_trigger *kpmod_trigger_find(struct kpmod_probe *p, u32 type, const char *text,
 					 const char *filter_text);
 struct kpmod_trigger *kpmod_trigger_by_id(struct kpmod_probe *p, u32 id);
-/* Puts @t in force on @p, its target soft-disabled; arms both. On error @t is the caller's. */
 /* The bytes of text, NULs included, @p's triggers and their filters hold. */
 u32 kpmod_triggers_text(struct kpmod_probe *p);
 /* The same of one trigger. */
 u32 kpmod_trigger_text_bytes(const struct kpmod_trigger *t);
-int kpmod_trigger_attach(struct kpmod_probe *p, struct kpmod_trigger *t);
-/*
- * Removing a trigger takes two steps, so that no other request waits for
- * the grace period between them: kpmod_trigger_unlink() takes @t off @p
- * and disarms @p if nothing else needs it (kpmod_lock held); then
- * kpmod_trigger_release() waits until no handler runs @t, puts its
- * target's soft state back and frees it (kpmod_lock not held: it takes it).
- */
-void kpmod_trigger_unlink(struct kpmod_probe *p, struct kpmod_trigger *t);
-void kpmod_trigger_release(struct kpmod_trigger *t);
 /* Frees a trigger no handler can see. */
 void kpmod_trigger_free(struct kpmod_trigger *t);
 /* Every trigger of @p, on delete and module exit; @p is unregistered. */

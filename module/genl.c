@@ -892,6 +892,7 @@ static int kpmod_genl_buffer_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *size = info->attrs[KPMOD_A_BUF_SIZE];
 	struct nlattr *mode = info->attrs[KPMOD_A_BUF_MODE];
+	struct kpmod_ring **old;
 	u64 sz;
 	int ret;
 
@@ -916,10 +917,16 @@ static int kpmod_genl_buffer_set(struct sk_buff *skb, struct genl_info *info)
 	if (kpmod_probes_any_armed()) {
 		GENL_SET_ERR_MSG(info, "probes are enabled or have triggers: disable them first");
 		ret = -EBUSY;
+	} else if (kpmod_rings_attached() || kpmod_snapshot_attached()) {
+		GENL_SET_ERR_MSG(info, "a reader has a ring open");
+		ret = -EBUSY;
 	} else {
-		ret = kpmod_rings_resize(sz, mode ? nla_get_u32(mode) : kpmod_rings_mode());
-		if (ret == -EBUSY)
-			GENL_SET_ERR_MSG(info, "a reader has a ring open");
+		ret = kpmod_rings_replace(sz, mode ? nla_get_u32(mode) : kpmod_rings_mode(), &old);
+		if (!ret) {
+			/* A snapshot of the old rings goes with them (after its copy, if pending). */
+			kpmod_snapshot_free();
+			kpmod_rings_free(old);
+		}
 	}
 	mutex_unlock(&kpmod_lock);
 	return ret;

@@ -14,7 +14,6 @@
 
 #include "kpmod.h"
 #include "ring.h"
-#include "snapshot.h"
 
 struct kpmod_ring **kpmod_rings __read_mostly;	/* [nr_cpu_ids], NULL if !possible */
 static u64 kpmod_ring_size = KPMOD_BUF_SIZE_DEFAULT;
@@ -137,28 +136,22 @@ bool kpmod_rings_attached(void)
 }
 
 /*
- * Called under kpmod_lock with no probe enabled.  A late kretprobe return
- * can still enter a handler, which reads kpmod_rings afresh and records
- * nothing for a disabled probe; the grace period lets any handler that
- * read the old rings finish before they are freed.
+ * A late kretprobe return can still enter a handler, which reads
+ * kpmod_rings afresh and records nothing for a disabled probe; the grace
+ * period lets any handler that read the old rings finish before the
+ * caller frees them.
  */
-int kpmod_rings_resize(u64 size, u32 mode)
+int kpmod_rings_replace(u64 size, u32 mode, struct kpmod_ring ***old)
 {
-	struct kpmod_ring **rings, **old;
+	struct kpmod_ring **rings = kpmod_rings_alloc(size, mode);
 
-	if (kpmod_rings_attached() || kpmod_snapshot_attached())
-		return -EBUSY;
-	rings = kpmod_rings_alloc(size, mode);
 	if (!rings)
 		return -ENOMEM;
-	old = kpmod_rings;
+	*old = kpmod_rings;
 	WRITE_ONCE(kpmod_rings, rings);
 	kpmod_ring_size = size;
 	kpmod_ring_mode = mode;
 	synchronize_rcu();
-	/* A snapshot of the old rings goes with them (after its copy, if pending). */
-	kpmod_snapshot_free();
-	kpmod_rings_free(old);
 	return 0;
 }
 

@@ -69,8 +69,13 @@ static inline struct kpmod_ring **kpmod_rings_live(void)
 }
 
 void kpmod_rings_exit(void);
-/* Reallocates every ring; -EBUSY while a reader is attached. Caller quiesced. */
-int kpmod_rings_resize(u64 size, u32 mode);
+/*
+ * Puts new rings of @size and @mode in force, the old ones in *@old for
+ * the caller to free once nothing refers to them (a snapshot of them).
+ * The caller has quiesced them: kpmod_lock held, no probe armed, no
+ * reader attached.
+ */
+int kpmod_rings_replace(u64 size, u32 mode, struct kpmod_ring ***old);
 u64 kpmod_rings_size(void);
 u32 kpmod_rings_mode(void);
 /* The most bytes of data all rings together may hold (max_buffer_mb). */

@@ -8,7 +8,8 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
-#include "genl.h"
+#include "genl_common.h"
+#include "genl_trigger.h"
 #include "hist.h"
 #include "kpmod.h"
 #include "probe.h"

@@ -89,7 +89,7 @@ check-matrix:
 	tests/check-matrix
 
 # Circles of includes or calls between files, commands calling commands
-# (doc/design.md's layout rules); not yet in `make check`: it names today's.
+# (doc/design.md's layout rules); also in `make lint`.
 layout-check:
 	tests/layout-check
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "args.h"
 #include "add.h"
 #include "exitcode.h"
 #include "live.h"

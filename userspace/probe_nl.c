@@ -4,6 +4,7 @@
 #include <string.h>
 #include <netlink/genl/genl.h>
 
+#include "args.h"
 #include "probe_nl.h"
 
 static void kp_str(char *dst, size_t sz, struct nlattr *a)
@@ -426,62 +427,4 @@ int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e)
 	struct kp_buffer_req n = { size, mode };
 
 	return kp_nl_call(nl, KPMOD_CMD_BUFFER_SET, 0, kp_fill_buffer, NULL, &n, e);
-}
-
-int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz)
-{
-	const char *slash;
-
-	if (!strncmp(spec, "-:", 2))
-		spec += 2;
-	slash = strchr(spec, '/');
-	if (slash) {
-		if ((size_t)(slash - spec) >= gsz || slash == spec)
-			return -1;
-		memcpy(group, spec, slash - spec);
-		group[slash - spec] = '\0';
-		spec = slash + 1;
-	} else {
-		group[0] = '\0';
-	}
-	if (!spec[0] || strlen(spec) >= esz || strchr(spec, '/'))
-		return -1;
-	strcpy(event, spec);
-	return 0;
-}
-
-int kp_parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		v <<= 10, end++;
-		break;
-	case 'm': case 'M':
-		v <<= 20, end++;
-		break;
-	case 'g': case 'G':
-		v <<= 30, end++;
-		break;
-	default:
-		return -1;
-	}
-	if (*end == 'i' || *end == 'I')
-		end++;
-	if (*end == 'b' || *end == 'B')
-		end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
 }

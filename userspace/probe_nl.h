@@ -103,10 +103,4 @@ int kp_tracing_set(struct kp_nl *nl, bool on, struct kp_err *e);
 /* size 0 or mode < 0: leave that one as it is. */
 int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e);
 
-/* "GRP/EVENT", "EVENT", "-:[GRP/]EVENT" -> group ("" if none) and event. */
-int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz);
-
-/* Parses "64K", "1M", "1048576"; returns 0 or -1. */
-int kp_parse_size(const char *s, uint64_t *out);
-
 #endif

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Values from the command line and probe files: sizes, event names. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz)
+{
+	const char *slash;
+
+	if (!strncmp(spec, "-:", 2))
+		spec += 2;
+	slash = strchr(spec, '/');
+	if (slash) {
+		if ((size_t)(slash - spec) >= gsz || slash == spec)
+			return -1;
+		memcpy(group, spec, slash - spec);
+		group[slash - spec] = '\0';
+		spec = slash + 1;
+	} else {
+		group[0] = '\0';
+	}
+	if (!spec[0] || strlen(spec) >= esz || strchr(spec, '/'))
+		return -1;
+	strcpy(event, spec);
+	return 0;
+}
+
+int kp_parse_size(const char *s, uint64_t *out)
+{
+	unsigned int shift = 0;
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	default:
+		return -1;
+	}
+	if (shift) {
+		/* 2^64 and beyond is no size: refused, not wrapped. */
+		if (v > UINT64_MAX >> shift)
+			return -1;
+		v <<= shift;
+		end++;
+	}
+	if (*end == 'i' || *end == 'I')
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Values from the command line and probe files (args.c). */
+#ifndef KPMOD_ARGS_H
+#define KPMOD_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "GRP/EVENT", "EVENT", "-:[GRP/]EVENT" -> group ("" if none) and event. */
+int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz);
+
+/* Parses "64K", "1M", "1GiB", "1048576"; returns 0, or -1 (also past 2^64 - 1). */
+int kp_parse_size(const char *s, uint64_t *out);
+
+#endif

@@ -276,7 +276,7 @@ int kp_add_filter(const struct kp_def_item *it, const char *filter,
 	int ret;
 
 	if (!ff) {
-		fprintf(stderr, "kpmod: add: out of memory\n");
+		kp_msg("add", "out of memory\n");
 		return KP_EXIT_ERROR;
 	}
 	kp_filter_fields_of_def(&it->def, ff);
@@ -284,16 +284,15 @@ int kp_add_filter(const struct kp_def_item *it, const char *filter,
 	free(ff);
 	if (ret == -EINVAL) {
 		kp_filter_error_format(out, sizeof(out), filter, &ferr);
-		fprintf(stderr, "kpmod: add: the filter does not parse for '%s':\n%s",
-			it->text, out);
+		kp_msg("add", "the filter does not parse for '%s':\n%s", it->text, out);
 		return KP_EXIT_BADFILTER;
 	}
 	if (ret == -EPERM) {
-		fprintf(stderr, "kpmod: add: '%s': %s\n", it->text, why);
+		kp_msg("add", "'%s': %s\n", it->text, why);
 		return KP_EXIT_BADFILTER;
 	}
 	if (ret) {
-		fprintf(stderr, "kpmod: add: out of memory\n");
+		kp_msg("add", "out of memory\n");
 		return KP_EXIT_ERROR;
 	}
 	return 0;
@@ -350,8 +349,7 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
 	int ret = 0;
 
 	if (!arch) {
-		fprintf(stderr, "kpmod: the module runs on '%s', which this CLI does not know\n",
-			st->arch);
+		kp_msg(NULL, "the module runs on '%s', which this CLI does not know\n", st->arch);
 		return KP_EXIT_MISMATCH;
 	}
 	dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
@@ -365,7 +363,7 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
 
 		ret = kp_def_parser_parse(dp, it->text, NULL, 0, &it->op, &it->def);
 		if (!ret && it->op != KP_DEF_ADD) {
-			fprintf(stderr, "kpmod: '%s' deletes: a run adds probes only\n", it->text);
+			kp_msg(NULL, "'%s' deletes: a run adds probes only\n", it->text);
 			ret = KP_EXIT_USAGE;
 		}
 	}

@@ -269,7 +269,7 @@ static int kp_dispatch(int argc, char **argv)
 			return KP_EXIT_OK;
 		}
 		if (argc > 2) {
-			fprintf(stderr, "kpmod: unknown command '%s'\n", argv[2]);
+			kp_msg(NULL, "unknown command '%s'\n", argv[2]);
 			return KP_EXIT_USAGE;
 		}
 		kp_print_usage(stdout);
@@ -280,8 +280,7 @@ static int kp_dispatch(int argc, char **argv)
 		return kp_cmd_find("version")->run(argc - 1, argv + 1);
 	cmd = kp_cmd_find(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "kpmod: unknown command '%s' (try 'kpmod --help')\n",
-			argv[1]);
+		kp_msg(NULL, "unknown command '%s' (try 'kpmod --help')\n", argv[1]);
 		return KP_EXIT_USAGE;
 	}
 	if (kp_wants_help(argc - 1, argv + 1)) {
@@ -300,8 +299,7 @@ int kp_main(int argc, char **argv)
 	if (fflush(stdout))
 		err = errno;
 	if (ferror(stdout) && !ret && err != EPIPE) {
-		fprintf(stderr, "kpmod: %s: write error: %s\n", argc > 1 ? argv[1] : "help",
-			strerror(err ? err : EIO));
+		kp_msg(argc > 1 ? argv[1] : "help", "write error: %s\n", strerror(err ? err : EIO));
 		ret = KP_EXIT_ERROR;
 	}
 	return ret;

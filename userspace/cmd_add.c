@@ -27,7 +27,7 @@ static int kp_defs_read(struct kp_defs *d, const char *path)
 	int ret = 0;
 
 	if (!f) {
-		fprintf(stderr, "kpmod: add: %s: %s\n", path, strerror(errno));
+		kp_msg("add", "%s: %s\n", path, strerror(errno));
 		return KP_EXIT_ERROR;
 	}
 	while (getline(&line, &cap, f) > 0)
@@ -53,8 +53,8 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 	int ret = 0, r;
 
 	if (!arch) {
-		fprintf(stderr, "kpmod: add: --arch '%s': x86_64 or arm64\n",
-			arch_name ? arch_name : "(this machine's)");
+		kp_msg("add", "--arch '%s': x86_64 or arm64\n",
+		       arch_name ? arch_name : "(this machine's)");
 		return KP_EXIT_USAGE;
 	}
 	dp = kp_def_parser_new(arch, arch == kp_arch_native() ? KP_SYMS_IF_READABLE : KP_SYMS_NONE);
@@ -75,11 +75,10 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 	}
 	kp_def_parser_free(dp);
 	if (bad)
-		fprintf(stderr, "kpmod: add: dry run: %u of %u definitions refused; nothing sent\n",
-			bad, d->n);
+		kp_msg("add", "dry run: %u of %u definitions refused; nothing sent\n", bad, d->n);
 	else
-		fprintf(stderr, "kpmod: add: dry run: %u definition%s valid for %s; nothing sent\n",
-			d->n, d->n == 1 ? "" : "s", arch->name);
+		kp_msg("add", "dry run: %u definition%s valid for %s; nothing sent\n", d->n,
+		       d->n == 1 ? "" : "s", arch->name);
 	return ret;
 }
 
@@ -106,7 +105,7 @@ int kp_cmd_add(int argc, char **argv)
 			enable = true;
 		} else if (!opts_done && !strcmp(a, "--filter")) {
 			if (++i == (unsigned int)argc) {
-				fprintf(stderr, "kpmod: add: --filter needs an EXPR\n");
+				kp_msg("add", "--filter needs an EXPR\n");
 				ret = KP_EXIT_USAGE;
 				goto out;
 			}
@@ -117,7 +116,7 @@ int kp_cmd_add(int argc, char **argv)
 			dry_run = true;
 		} else if (!opts_done && !strcmp(a, "--arch")) {
 			if (++i == (unsigned int)argc) {
-				fprintf(stderr, "kpmod: add: --arch needs x86_64 or arm64\n");
+				kp_msg("add", "--arch needs x86_64 or arm64\n");
 				ret = KP_EXIT_USAGE;
 				goto out;
 			}
@@ -126,7 +125,7 @@ int kp_cmd_add(int argc, char **argv)
 			arch_name = a + 7;
 		} else if (!opts_done && (!strcmp(a, "-f") || !strcmp(a, "--file"))) {
 			if (++i == (unsigned int)argc) {
-				fprintf(stderr, "kpmod: add: %s needs a FILE\n", a);
+				kp_msg("add", "%s needs a FILE\n", a);
 				ret = KP_EXIT_USAGE;
 				goto out;
 			}
@@ -138,8 +137,9 @@ int kp_cmd_add(int argc, char **argv)
 		} else if (!strcmp(a, "-")) {
 			ret = kp_defs_read(&d, "-");
 		} else if (!opts_done && a[0] == '-' && a[1] != ':') {
-			fprintf(stderr, "kpmod: add: unknown option '%s' (definitions that start with '-' go after --)\n",
-				a);
+			kp_msg("add",
+			       "unknown option '%s' (definitions that start with '-' go after --)\n",
+			       a);
 			ret = KP_EXIT_USAGE;
 		} else if (kp_defs_push(&d, a, NULL, 0)) {
 			ret = KP_EXIT_ERROR;
@@ -148,13 +148,13 @@ int kp_cmd_add(int argc, char **argv)
 			goto out;
 	}
 	if (!d.n) {
-		fprintf(stderr, "kpmod: add: no definition given (see kpmod add --help)\n");
+		kp_msg("add", "no definition given (see kpmod add --help)\n");
 		ret = KP_EXIT_USAGE;
 		goto out;
 	}
 
 	if (arch_name && !dry_run) {
-		fprintf(stderr, "kpmod: add: --arch is for --dry-run (the module's arch is used)\n");
+		kp_msg("add", "--arch is for --dry-run (the module's arch is used)\n");
 		ret = KP_EXIT_USAGE;
 		goto out;
 	}
@@ -167,8 +167,7 @@ int kp_cmd_add(int argc, char **argv)
 		goto out;
 	arch = kp_arch_by_name(st.arch);
 	if (!arch) {
-		fprintf(stderr, "kpmod: add: the module runs on '%s', which this CLI does not know\n",
-			st.arch);
+		kp_msg("add", "the module runs on '%s', which this CLI does not know\n", st.arch);
 		ret = KP_EXIT_MISMATCH;
 		goto close;
 	}

@@ -288,13 +288,13 @@ static int kp_apply_read(struct kp_apply *a, struct kp_def_parser *dp, const cha
 	FILE *f;
 
 	if (stat(path, &sb)) {
-		fprintf(stderr, "kpmod: apply: %s: %s\n", path, strerror(errno));
+		kp_msg("apply", "%s: %s\n", path, strerror(errno));
 		return KP_EXIT_USAGE;
 	}
 	if (S_ISDIR(sb.st_mode)) {
 		n = scandir(path, &names, NULL, alphasort);
 		if (n < 0) {
-			fprintf(stderr, "kpmod: apply: %s: %s\n", path, strerror(errno));
+			kp_msg("apply", "%s: %s\n", path, strerror(errno));
 			return KP_EXIT_ERROR;
 		}
 		for (i = 0; i < n; i++) {
@@ -311,7 +311,7 @@ static int kp_apply_read(struct kp_apply *a, struct kp_def_parser *dp, const cha
 	}
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "kpmod: apply: %s: %s\n", path, strerror(errno));
+		kp_msg("apply", "%s: %s\n", path, strerror(errno));
 		return KP_EXIT_USAGE;
 	}
 	while (!ret && getline(&line, &cap, f) > 0) {
@@ -370,7 +370,7 @@ static int kp_state_write(struct kp_apply *a, const char *also)
 		goto fail;
 	return 0;
 fail:
-	fprintf(stderr, "kpmod: apply: %s: %s\n", a->state, strerror(errno));
+	kp_msg("apply", "%s: %s\n", a->state, strerror(errno));
 	return KP_EXIT_ERROR;
 }
 
@@ -551,9 +551,10 @@ static bool kp_aims_at_deleted(struct kp_apply *a, const struct kp_probe_list *l
 		target = kp_deleted_target(a, l, p, &p->triggers[k], state);
 		if (!target)
 			continue;
-		fprintf(stderr, "kpmod: apply: %s/%s cannot be deleted or redefined: the trigger '%s' of %s/%s, which apply did not add, aims at it\n",
-			target->desc.group, target->desc.event, p->triggers[k].text,
-			p->desc.group, p->desc.event);
+		kp_msg("apply",
+		       "%s/%s cannot be deleted or redefined: the trigger '%s' of %s/%s, which apply did not add, aims at it\n",
+		       target->desc.group, target->desc.event, p->triggers[k].text,
+		       p->desc.group, p->desc.event);
 		return true;
 	}
 	return false;
@@ -577,13 +578,15 @@ static int kp_apply_precheck(struct kp_apply *a, const struct kp_probe_list *l,
 		bool owned = kp_state_has(state, p->desc.group, p->desc.event);
 
 		if (w && !owned && !kp_same_definition(p, w)) {
-			fprintf(stderr, "kpmod: apply: %s/%s exists, defined otherwise, and apply did not add it: delete or rename it\n",
-				p->desc.group, p->desc.event);
+			kp_msg("apply",
+			       "%s/%s exists, defined otherwise, and apply did not add it: delete or rename it\n",
+			       p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
 		if (buffer && p->enabled && !w && !owned) {
-			fprintf(stderr, "kpmod: apply: the buffer cannot change while %s/%s, which these files do not define, is enabled\n",
-				p->desc.group, p->desc.event);
+			kp_msg("apply",
+			       "the buffer cannot change while %s/%s, which these files do not define, is enabled\n",
+			       p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
 		if (!w && !owned && kp_aims_at_deleted(a, l, p, state))
@@ -616,8 +619,9 @@ static int kp_apply_buffer(struct kp_apply *a, const struct kp_probe_list *l)
 		if (!p->enabled)
 			continue;
 		if (!kp_want_find(a, p->desc.group, p->desc.event)) {
-			fprintf(stderr, "kpmod: apply: the buffer cannot change while %s/%s, which these files do not define, is enabled\n",
-				p->desc.group, p->desc.event);
+			kp_msg("apply",
+			       "the buffer cannot change while %s/%s, which these files do not define, is enabled\n",
+			       p->desc.group, p->desc.event);
 			return KP_EXIT_REFUSED;
 		}
 		ret = kp_select_one_name(a, KPMOD_CMD_PROBE_DISABLE, p->desc.group, p->desc.event);
@@ -753,7 +757,7 @@ int kp_cmd_apply(int argc, char **argv)
 			return kp_opt_error("apply", c, argv);
 	}
 	if (optind == argc) {
-		fprintf(stderr, "kpmod: apply: name a DIR (e.g. /etc/kpmod/probes.d) or FILEs\n");
+		kp_msg("apply", "name a DIR (e.g. /etc/kpmod/probes.d) or FILEs\n");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open("apply", &a.nl, &a.st);
@@ -818,9 +822,9 @@ int kp_cmd_apply(int argc, char **argv)
 	if (!ret && !a.check)
 		ret = kp_state_write(&a, NULL);
 	if (!ret)
-		fprintf(stderr, "kpmod: apply: %u probe%s, %s%u change%s\n", a.nwant,
-			a.nwant == 1 ? "" : "s", a.check ? "would make " : "",
-			a.changes, a.changes == 1 ? "" : "s");
+		kp_msg("apply", "%u probe%s, %s%u change%s\n", a.nwant, a.nwant == 1 ? "" : "s",
+		       a.check ? "would make " : "", a.changes,
+		       a.changes == 1 ? "" : "s");
 	if (!ret && a.check && a.changes)
 		ret = KP_EXIT_ERROR;
 out:

@@ -28,8 +28,7 @@ int kp_cmd_buffer(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (kp_parse_size(optarg, &size) || !size) {
-				fprintf(stderr, "kpmod: buffer: bad size '%s' (e.g. 64K, 1M, 256M)\n",
-					optarg);
+				kp_msg("buffer", "bad size '%s' (e.g. 64K, 1M, 256M)\n", optarg);
 				return KP_EXIT_USAGE;
 			}
 			break;
@@ -39,8 +38,7 @@ int kp_cmd_buffer(int argc, char **argv)
 			} else if (!strcmp(optarg, "overwrite")) {
 				mode = KPMOD_BUF_OVERWRITE;
 			} else {
-				fprintf(stderr, "kpmod: buffer: mode is discard or overwrite, not '%s'\n",
-					optarg);
+				kp_msg("buffer", "mode is discard or overwrite, not '%s'\n", optarg);
 				return KP_EXIT_USAGE;
 			}
 			break;
@@ -49,21 +47,22 @@ int kp_cmd_buffer(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "kpmod: buffer: unexpected argument '%s'\n", argv[optind]);
+		kp_msg("buffer", "unexpected argument '%s'\n", argv[optind]);
 		return KP_EXIT_USAGE;
 	}
 	if (size && !kpmod_buf_size_valid(size)) {
-		fprintf(stderr, "kpmod: buffer: size must be a power of two from 64K to 256M\n");
+		kp_msg("buffer", "size must be a power of two from 64K to 256M\n");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open("buffer", &nl, &st);
 	if (ret)
 		return ret;
 	if (size && size * st.possible > st.buf_limit) {
-		fprintf(stderr, "kpmod: buffer: %llu MiB per CPU x %u CPUs = %llu MiB exceeds the module's limit of %llu MiB (module parameter max_buffer_mb; default a quarter of RAM)\n",
-			(unsigned long long)size >> 20, st.possible,
-			(unsigned long long)(size * st.possible) >> 20,
-			(unsigned long long)st.buf_limit >> 20);
+		kp_msg("buffer",
+		       "%llu MiB per CPU x %u CPUs = %llu MiB exceeds the module's limit of %llu MiB (module parameter max_buffer_mb; default a quarter of RAM)\n",
+		       (unsigned long long)size >> 20, st.possible,
+		       (unsigned long long)(size * st.possible) >> 20,
+		       (unsigned long long)st.buf_limit >> 20);
 		kp_nl_close(&nl);
 		return KP_EXIT_REFUSED;
 	}

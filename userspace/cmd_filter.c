@@ -38,7 +38,7 @@ int kp_cmd_filter(int argc, char **argv)
 		/* As the filter file: trailing blanks go; "0" alone clears. */
 		expr = strdup(argv[2]);
 		if (!expr) {
-			fprintf(stderr, "kpmod: filter: out of memory\n");
+			kp_msg("filter", "out of memory\n");
 			return KP_EXIT_ERROR;
 		}
 		len = strlen(expr);
@@ -62,7 +62,7 @@ int kp_cmd_filter(int argc, char **argv)
 	}
 	p = kp_probe_list_find_name(&l, argv[1], &why);
 	if (!p) {
-		fprintf(stderr, "kpmod: filter: '%s': %s\n", argv[1], why);
+		kp_msg("filter", "'%s': %s\n", argv[1], why);
 		ret = KP_EXIT_REFUSED;
 	} else if (action == KP_FILTER_SHOW) {
 		printf("%s\n", p->filter[0] ? p->filter : "none");

@@ -235,12 +235,12 @@ int kp_cmd_format(int argc, char **argv)
 		} else if (argv[i][0] != '-' && !name) {
 			name = argv[i];
 		} else {
-			fprintf(stderr, "kpmod: format: usage: kpmod format [--json] EVENT|GROUP/EVENT\n");
+			kp_msg("format", "usage: kpmod format [--json] EVENT|GROUP/EVENT\n");
 			return KP_EXIT_USAGE;
 		}
 	}
 	if (!name) {
-		fprintf(stderr, "kpmod: format: name one event (kpmod list shows them)\n");
+		kp_msg("format", "name one event (kpmod list shows them)\n");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open("format", &nl, &st);
@@ -254,7 +254,7 @@ int kp_cmd_format(int argc, char **argv)
 	if (p) {
 		kp_format_print(stdout, p, json);
 	} else {
-		fprintf(stderr, "kpmod: format: '%s': %s\n", name, why);
+		kp_msg("format", "'%s': %s\n", name, why);
 		ret = KP_EXIT_USAGE;
 	}
 	kp_probe_list_free(&l);

@@ -29,23 +29,23 @@ int kp_cmd_funcs(int argc, char **argv)
 		format = KP_FUNCS_JSON;
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "kpmod: funcs: at most one GLOB\n");
+		kp_msg("funcs", "at most one GLOB\n");
 		return KP_EXIT_USAGE;
 	}
 	glob = optind < argc ? argv[optind] : NULL;
 	ret = kp_ksyms_load_file(&ks, NULL);
 	if (ret) {
-		fprintf(stderr, "kpmod: funcs: /proc/kallsyms: %s\n", strerror(-ret));
+		kp_msg("funcs", "/proc/kallsyms: %s\n", strerror(-ret));
 		return KP_EXIT_ERROR;
 	}
 	if (kp_ksyms_zeroed(&ks))
-		fprintf(stderr, "kpmod: funcs: /proc/kallsyms shows no addresses (run as root): "
-			"the kernel's __init functions, gone after boot, and symbols outside its text "
-			"typed as text are listed too\n");
+		kp_msg("funcs",
+		       "/proc/kallsyms shows no addresses (run as root): " "the kernel's __init functions, gone after boot, and symbols outside its text " "typed as text are listed too\n");
 	ret = kp_blacklist_load(&bl, NULL);
 	if (ret)
-		fprintf(stderr, "kpmod: funcs: the kprobes blacklist (debugfs kprobes/blacklist): %s: "
-			"functions the kernel refuses to probe are listed too\n", strerror(-ret));
+		kp_msg("funcs",
+		       "the kprobes blacklist (debugfs kprobes/blacklist): %s: " "functions the kernel refuses to probe are listed too\n",
+		       strerror(-ret));
 	n = kp_funcs_print(stdout, &ks, ret ? NULL : &bl, glob, format);
 	kp_blacklist_free(&bl);
 	kp_ksyms_free(&ks);
@@ -53,7 +53,7 @@ int kp_cmd_funcs(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		return KP_EXIT_OK;
 	if (!n && glob) {
-		fprintf(stderr, "kpmod: funcs: no probeable function matches '%s'\n", glob);
+		kp_msg("funcs", "no probeable function matches '%s'\n", glob);
 		return KP_EXIT_ERROR;
 	}
 	return KP_EXIT_OK;

@@ -33,19 +33,19 @@ static int kp_select_names(const char *cmd, uint8_t nlcmd, int argc, char **argv
 	int bad, ret;
 
 	if (!n) {
-		fprintf(stderr, "kpmod: %s: name events: EVENT, GROUP/EVENT, GROUP/*%s\n",
-			cmd, allow_all ? " or all" : "");
+		kp_msg(cmd, "name events: EVENT, GROUP/EVENT, GROUP/*%s\n",
+		       allow_all ? " or all" : "");
 		return KP_EXIT_USAGE;
 	}
 	if (n > KPMOD_MAX_SELECTORS) {
-		fprintf(stderr, "kpmod: %s: at most %d names at once\n", cmd, KPMOD_MAX_SELECTORS);
+		kp_msg(cmd, "at most %d names at once\n", KPMOD_MAX_SELECTORS);
 		return KP_EXIT_USAGE;
 	}
 	sel = calloc(n, sizeof(*sel));
 	groups = calloc(n, sizeof(*groups));
 	events = calloc(n, sizeof(*events));
 	if (!sel || !groups || !events) {
-		fprintf(stderr, "kpmod: %s: out of memory\n", cmd);
+		kp_msg(cmd, "out of memory\n");
 		ret = KP_EXIT_ERROR;
 		goto out;
 	}
@@ -57,7 +57,7 @@ static int kp_select_names(const char *cmd, uint8_t nlcmd, int argc, char **argv
 		if (kp_split_event_name(arg, groups[i], sizeof(groups[i]),
 					events[i], sizeof(events[i])) ||
 		    (!groups[i][0] && !strcmp(events[i], "*"))) {
-			fprintf(stderr, "kpmod: %s: bad event name '%s'\n", cmd, arg);
+			kp_msg(cmd, "bad event name '%s'\n", arg);
 			ret = KP_EXIT_USAGE;
 			goto out;
 		}
@@ -96,7 +96,7 @@ int kp_cmd_clear(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1) {
-		fprintf(stderr, "kpmod: clear: takes no arguments\n");
+		kp_msg("clear", "takes no arguments\n");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open("clear", &nl, &st);
@@ -123,8 +123,8 @@ static int kp_with_list(const char *cmd, int argc, char **argv,
 	int ret;
 
 	if (argc > 1 && !as_json) {
-		fprintf(stderr, "kpmod: %s: takes no arguments but --json%s\n", cmd,
-			strcmp(cmd, "stat") ? "" : " or --prometheus");
+		kp_msg(cmd, "takes no arguments but --json%s\n",
+		       strcmp(cmd, "stat") ? "" : " or --prometheus");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open(cmd, &nl, &st);

@@ -109,16 +109,16 @@ int kp_cmd_report(int argc, char **argv)
 		em.json = true;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "kpmod: report: name one record file\n");
+		kp_msg("report", "name one record file\n");
 		return KP_EXIT_USAGE;
 	}
 	f = fopen(argv[optind], "rb");
 	if (!f) {
-		fprintf(stderr, "kpmod: report: %s: %s\n", argv[optind], strerror(errno));
+		kp_msg("report", "%s: %s\n", argv[optind], strerror(errno));
 		return KP_EXIT_ERROR;
 	}
 	if (kp_recfile_open(&rf, f, argv[optind])) {
-		fprintf(stderr, "kpmod: report: %s\n", rf.err);
+		kp_msg("report", "%s\n", rf.err);
 		fclose(f);
 		return KP_EXIT_ERROR;
 	}
@@ -188,7 +188,7 @@ int kp_cmd_report(int argc, char **argv)
 		}
 		kp_merge_free(&m);
 		if (got < 0) {
-			fprintf(stderr, "kpmod: report: %s\n", rf.err);
+			kp_msg("report", "%s\n", rf.err);
 			ret = KP_EXIT_ERROR;
 		}
 		/* What was lost after a CPU's last record, as the last lines. */
@@ -197,12 +197,12 @@ int kp_cmd_report(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (rd < 0) {
-		fprintf(stderr, "kpmod: report: %s\n", first_err);
+		kp_msg("report", "%s\n", first_err);
 		ret = KP_EXIT_ERROR;
 	}
 	if (em.bad) {
-		fprintf(stderr, "kpmod: report: %llu records did not match their probe's layout\n",
-			(unsigned long long)em.bad);
+		kp_msg("report", "%llu records did not match their probe's layout\n",
+		       (unsigned long long)em.bad);
 		ret = KP_EXIT_ERROR;
 	}
 	for (i = 0; i < ncpu; i++) {

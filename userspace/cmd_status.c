@@ -14,7 +14,7 @@ static int kp_no_args(const char *cmd, int argc)
 {
 	if (argc <= 1)
 		return 0;
-	fprintf(stderr, "kpmod: %s: takes no arguments\n", cmd);
+	kp_msg(cmd, "takes no arguments\n");
 	return KP_EXIT_USAGE;
 }
 
@@ -56,7 +56,7 @@ int kp_cmd_status(int argc, char **argv)
 	int ret;
 
 	if (argc > 1 && !as_json) {
-		fprintf(stderr, "kpmod: status: takes no arguments but --json\n");
+		kp_msg("status", "takes no arguments but --json\n");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open("status", &nl, &st);
@@ -83,7 +83,8 @@ int kp_cmd_status(int argc, char **argv)
 		       (unsigned long long)st.snapshots, (unsigned long long)st.snapshots_skipped);
 	}
 	if (listed && kp_oneshot_left_behind(&l, as_json ? NULL : stdout))
-		fprintf(stderr, "kpmod: status: a kpmod run was killed and left probes behind: kpmod clear removes them\n");
+		kp_msg("status",
+		       "a kpmod run was killed and left probes behind: kpmod clear removes them\n");
 	if (listed)
 		kp_probe_list_free(&l);
 	if (!ret)

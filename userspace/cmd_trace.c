@@ -94,21 +94,20 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 			break;
 		case 'd':
 			if (!live || !kp_parse_seconds(optarg, &o->duration)) {
-				fprintf(stderr, "kpmod: %s: bad --duration '%s' (seconds, above 0)\n",
-					cmd, optarg);
+				kp_msg(cmd, "bad --duration '%s' (seconds, above 0)\n", optarg);
 				return KP_EXIT_USAGE;
 			}
 			break;
 		case 'c':
 			if (!live || !kp_parse_count(optarg, &o->count)) {
-				fprintf(stderr, "kpmod: %s: bad --count '%s' (a number of events, above 0)\n",
-					cmd, optarg);
+				kp_msg(cmd, "bad --count '%s' (a number of events, above 0)\n",
+				       optarg);
 				return KP_EXIT_USAGE;
 			}
 			break;
 		case 'l':
 			if (strcmp(cmd, "snapshot")) {
-				fprintf(stderr, "kpmod: %s: --live is snapshot's only\n", cmd);
+				kp_msg(cmd, "--live is snapshot's only\n");
 				return KP_EXIT_USAGE;
 			}
 			o->live_rings = true;
@@ -122,16 +121,16 @@ static int kp_parse_opts(const char *cmd, int argc, char **argv, struct kp_opts 
 		o->run.specs = &argv[optind];
 		o->run.nspecs = nopts - optind;
 		if (nopts < argc && nopts + 1 == argc) {
-			fprintf(stderr, "kpmod: %s: '--' is followed by no command\n", cmd);
+			kp_msg(cmd, "'--' is followed by no command\n");
 			return KP_EXIT_USAGE;
 		}
 		o->run.command = nopts + 1 < argc ? &argv[nopts + 1] : NULL;
 	} else if (optind < argc) {
-		fprintf(stderr, "kpmod: %s: unexpected argument '%s'\n", cmd, argv[optind]);
+		kp_msg(cmd, "unexpected argument '%s'\n", argv[optind]);
 		return KP_EXIT_USAGE;
 	}
 	if ((flags & KP_OPT_NEED_OUT) && !o->out) {
-		fprintf(stderr, "kpmod: %s: -o FILE is required\n", cmd);
+		kp_msg(cmd, "-o FILE is required\n");
 		return KP_EXIT_USAGE;
 	}
 	return 0;
@@ -150,8 +149,7 @@ static int kp_run_begin(const char *cmd, struct kp_opts *o, struct kp_oneshot *o
 		return 0;
 	o->run_start = kp_now_ns();
 	if (o->run.command && !o->run.nspecs)
-		fprintf(stderr, "kpmod: %s: no event named: the enabled events are read for every process\n",
-			cmd);
+		kp_msg(cmd, "no event named: the enabled events are read for every process\n");
 	return kp_oneshot_begin(os, cmd, &o->run, flags);
 }
 
@@ -183,7 +181,7 @@ static FILE *kp_open_out(const char *cmd, const char *path, const char *mode)
 		return stdout;
 	f = fopen(path, mode);
 	if (!f)
-		fprintf(stderr, "kpmod: %s: %s: %s\n", cmd, path, strerror(errno));
+		kp_msg(cmd, "%s: %s\n", path, strerror(errno));
 	return f;
 }
 
@@ -210,11 +208,11 @@ static int kp_drain_to_queue(struct kp_live *lv, unsigned int i, struct kp_recq 
 		uint64_t lost = kp_ring_lost(r), delta = lost - lv->lost_seen[i];
 
 		if (ret < 0) {
-			fprintf(stderr, "kpmod: %s: cpu%u: %s\n", lv->cmd, r->cpu, r->err);
+			kp_msg(lv->cmd, "cpu%u: %s\n", r->cpu, r->err);
 			continue;
 		}
 		if (kp_recq_push_copy(q, rec, delta)) {
-			fprintf(stderr, "kpmod: %s: out of memory\n", lv->cmd);
+			kp_msg(lv->cmd, "out of memory\n");
 			return KP_EXIT_ERROR;
 		}
 		lv->lost_seen[i] = lost;
@@ -257,7 +255,7 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 	bool done = false;
 
 	if (!q || !src) {
-		fprintf(stderr, "kpmod: %s: out of memory\n", lv->cmd);
+		kp_msg(lv->cmd, "out of memory\n");
 		return KP_EXIT_ERROR;
 	}
 	for (i = 0; i < lv->nrings; i++)
@@ -273,8 +271,7 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 		if (fflush(out) || ferror(out)) {
 			/* A closed pipe ends a reader quietly; a full disk is an error. */
 			if (errno != EPIPE) {
-				fprintf(stderr, "kpmod: %s: write error: %s\n", lv->cmd,
-					strerror(errno));
+				kp_msg(lv->cmd, "write error: %s\n", strerror(errno));
 				ret = KP_EXIT_ERROR;
 			} else {
 				clearerr(out);	/* said: kp_main() must not say it again */
@@ -329,7 +326,7 @@ int kp_cmd_trace(int argc, char **argv)
 	if (!ret)
 		ret = kp_trace_loop(&lv, &o, out);
 	if (out != stdout && fclose(out) && !ret) {
-		fprintf(stderr, "kpmod: trace: %s: %s\n", o.out, strerror(errno));
+		kp_msg("trace", "%s: %s\n", o.out, strerror(errno));
 		ret = KP_EXIT_ERROR;
 	}
 close_live:
@@ -362,7 +359,7 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 
 	while ((!limit || st->events < limit) && (ret = kp_ring_peek(r, &rec)) != 0) {
 		if (ret < 0) {
-			fprintf(stderr, "kpmod: record: cpu%u: %s\n", r->cpu, r->err);
+			kp_msg("record", "cpu%u: %s\n", r->cpu, r->err);
 			continue;
 		}
 		if (len + rec->len > st->cap) {
@@ -435,7 +432,7 @@ int kp_cmd_record(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (o.json) {
-		fprintf(stderr, "kpmod: record: writes binary records; use kpmod report --json\n");
+		kp_msg("record", "writes binary records; use kpmod report --json\n");
 		return KP_EXIT_USAGE;
 	}
 	kp_catch_signals();	/* before attaching, as trace does */
@@ -457,7 +454,7 @@ int kp_cmd_record(int argc, char **argv)
 	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, ksyms,
 				    ksyms ? ksyms_len : 0) ||
 	    kp_record_counters(&lv, f, &st, true)) {
-		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
+		kp_msg("record", "%s: write failed\n", o.out);
 		ret = KP_EXIT_ERROR;
 		goto out;
 	}
@@ -473,7 +470,7 @@ int kp_cmd_record(int argc, char **argv)
 			if (kp_record_ring(&lv, i, f, &st, o.count))
 				ret = KP_EXIT_ERROR;
 		if (ret) {
-			fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
+			kp_msg("record", "%s: write failed\n", o.out);
 			break;
 		}
 		if (tty && kp_now_ns() - last_progress > 500000000ULL) {
@@ -495,7 +492,7 @@ int kp_cmd_record(int argc, char **argv)
 		fputc('\n', stderr);
 	if ((!ret && kp_record_counters(&lv, f, &st, false)) ||
 	    kp_recfile_write_end(f, st.chunks) || fflush(f)) {
-		fprintf(stderr, "kpmod: record: %s: write failed\n", o.out);
+		kp_msg("record", "%s: write failed\n", o.out);
 		ret = KP_EXIT_ERROR;
 	}
 	kp_live_summary(&lv, st.events);
@@ -503,7 +500,7 @@ out:
 	free(ksyms);
 	free(st.buf);
 	if (fclose(f) && !ret) {
-		fprintf(stderr, "kpmod: record: %s: %s\n", o.out, strerror(errno));
+		kp_msg("record", "%s: %s\n", o.out, strerror(errno));
 		ret = KP_EXIT_ERROR;
 	}
 	kp_live_close(&lv);
@@ -531,15 +528,17 @@ int kp_cmd_snapshot(int argc, char **argv)
 		kp_nl_close(&nl);
 		o.live_rings = !st.snapshots;
 		if (st.snapshots)
-			fprintf(stderr, "kpmod: snapshot: the snapshot trigger's last snapshot (%llu taken; --live reads the rings)\n",
-				(unsigned long long)st.snapshots);
+			kp_msg("snapshot",
+			       "the snapshot trigger's last snapshot (%llu taken; --live reads the rings)\n",
+			       (unsigned long long)st.snapshots);
 	}
 	ret = kp_live_open_rings(&lv, "snapshot", true,
 				 o.live_rings ? kp_ring_open : kp_ring_open_snapshot);
 	if (ret)
 		return ret;
 	if (o.live_rings && lv.st.buf_mode != KPMOD_BUF_OVERWRITE)
-		fprintf(stderr, "kpmod: snapshot: the buffer is in discard mode: this reads and consumes what is there\n");
+		kp_msg("snapshot",
+		       "the buffer is in discard mode: this reads and consumes what is there\n");
 	out = kp_open_out("snapshot", o.out, "w");
 	if (!out) {
 		kp_live_close(&lv);

@@ -34,7 +34,7 @@ static int kp_trigger_list(const struct kp_probe_info *p)
 	}
 	ff = malloc(sizeof(*ff));
 	if (!ff) {
-		fprintf(stderr, "kpmod: trigger: out of memory\n");
+		kp_msg("trigger", "out of memory\n");
 		return KP_EXIT_ERROR;
 	}
 	kp_filter_fields_of(p, ff);
@@ -65,7 +65,7 @@ static int kp_trigger_session(const char *cmd, const char *name, struct kp_nl *n
 	}
 	*p = kp_probe_list_find_name(l, name, &why);
 	if (!*p) {
-		fprintf(stderr, "kpmod: %s: '%s': %s\n", cmd, name, why);
+		kp_msg(cmd, "'%s': %s\n", name, why);
 		kp_probe_list_free(l);
 		kp_nl_close(nl);
 		return KP_EXIT_REFUSED;
@@ -127,7 +127,7 @@ static int kp_hist_clear(struct kp_nl *nl, const struct kp_probe_info *p,
 	int ret;
 
 	if (!t) {
-		fprintf(stderr, "kpmod: hist: out of memory\n");
+		kp_msg("hist", "out of memory\n");
 		return KP_EXIT_ERROR;
 	}
 	t->type = KPMOD_TRIGGER_HIST;
@@ -158,8 +158,8 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	int ret = 0;
 
 	if (kp_hist_spec_of(t->text, ff, &h)) {
-		fprintf(stderr, "kpmod: hist: %s/%s: cannot read back '%s'\n", p->desc.group, p->desc.event,
-			t->text);
+		kp_msg("hist", "%s/%s: cannot read back '%s'\n", p->desc.group, p->desc.event,
+		       t->text);
 		return KP_EXIT_ERROR;
 	}
 	if (kp_hist_needs_syms(&h) && !*ks_loaded)
@@ -169,8 +169,8 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		return kp_fail("hist", &e);
 	}
 	if (d.key_size != h.key_size) {
-		fprintf(stderr, "kpmod: hist: %s/%s: the module's keys are not what its text says\n",
-			p->desc.group, p->desc.event);
+		kp_msg("hist", "%s/%s: the module's keys are not what its text says\n",
+		       p->desc.group, p->desc.event);
 		kp_hist_data_free(&d);
 		return KP_EXIT_ERROR;
 	}
@@ -221,8 +221,9 @@ static int kp_hist_all(struct kp_nl *nl, const struct kp_probe_info *p,
 		}
 	}
 	if (first) {
-		fprintf(stderr, "kpmod: hist: %s/%s has no hist trigger (kpmod trigger %s/%s "
-			"'hist:keys=...')\n", p->desc.group, p->desc.event, p->desc.group, p->desc.event);
+		kp_msg("hist",
+		       "%s/%s has no hist trigger (kpmod trigger %s/%s " "'hist:keys=...')\n",
+		       p->desc.group, p->desc.event, p->desc.group, p->desc.event);
 		ret = KP_EXIT_REFUSED;
 	}
 	fflush(stdout);
@@ -299,7 +300,7 @@ static const struct kp_probe_info *kp_hist_run_probe(struct kp_oneshot *os,
 	}
 	p = kp_probe_list_find(l, want->group, want->event);
 	if (!p)
-		fprintf(stderr, "kpmod: hist: %s/%s is gone\n", want->group, want->event);
+		kp_msg("hist", "%s/%s is gone\n", want->group, want->event);
 	return p;
 }
 
@@ -317,12 +318,13 @@ static int kp_hist_run(const char *def, const struct kp_oneshot_args *run,
 	int ret, i;
 
 	if (!kp_oneshot_is_def(def)) {
-		fprintf(stderr, "kpmod: hist: a run's hist goes on a probe it adds: '%s' is not a definition (for an existing event: kpmod trigger)\n",
-			def);
+		kp_msg("hist",
+		       "a run's hist goes on a probe it adds: '%s' is not a definition (for an existing event: kpmod trigger)\n",
+		       def);
 		return KP_EXIT_USAGE;
 	}
 	if (!run->nspecs) {
-		fprintf(stderr, "kpmod: hist: a run needs a trigger: 'hist:keys=...'\n");
+		kp_msg("hist", "a run needs a trigger: 'hist:keys=...'\n");
 		return KP_EXIT_USAGE;
 	}
 	kp_catch_signals();
@@ -398,7 +400,7 @@ int kp_cmd_hist(int argc, char **argv)
 		return kp_hist_run(event, &run, &o);
 	ff = malloc(sizeof(*ff));
 	if (!ff) {
-		fprintf(stderr, "kpmod: hist: out of memory\n");
+		kp_msg("hist", "out of memory\n");
 		return KP_EXIT_ERROR;
 	}
 	if (o.interval)
@@ -422,7 +424,7 @@ int kp_cmd_hist(int argc, char **argv)
 		if (!ret && kp_probe_list_get(&nl, &l, &e))
 			ret = kp_fail("hist", &e);
 		if (!ret && !(p = kp_probe_list_find_name(&l, event, &(const char *){ NULL }))) {
-			fprintf(stderr, "kpmod: hist: '%s' is gone\n", event);
+			kp_msg("hist", "'%s' is gone\n", event);
 			ret = KP_EXIT_REFUSED;
 		}
 		/* The fields name the listed arguments: the old list is freed. */

@@ -215,9 +215,9 @@ static int list_markers(struct usdt_list *l, bool json, const char *sel)
 	if (shown)
 		return KP_EXIT_OK;
 	if (sel)
-		fprintf(stderr, "kpmod: usdt: %s: no USDT marker matches '%s'\n", l->path, sel);
+		kp_msg("usdt", "%s: no USDT marker matches '%s'\n", l->path, sel);
 	else
-		fprintf(stderr, "kpmod: usdt: %s: no USDT markers\n", l->path);
+		kp_msg("usdt", "%s: no USDT markers\n", l->path);
 	return KP_EXIT_ERROR;
 }
 
@@ -246,18 +246,19 @@ int kp_cmd_usdt(int argc, char **argv)
 			return kp_opt_error("usdt", c, argv);
 	}
 	if (argc - optind < 1 || argc - optind > 2) {
-		fprintf(stderr, "kpmod: usdt: needs PATH and at most one PROVIDER[:NAME] (see kpmod usdt --help)\n");
+		kp_msg("usdt",
+		       "needs PATH and at most one PROVIDER[:NAME] (see kpmod usdt --help)\n");
 		return KP_EXIT_USAGE;
 	}
 	l.path = argv[optind];
 	selarg = argc - optind > 1 ? argv[optind + 1] : NULL;
 	set_globs(&l, selarg, sel, sizeof(sel));
 	if (kp_elf_open(&e, l.path, err, sizeof(err))) {
-		fprintf(stderr, "kpmod: usdt: %s: %s\n", l.path, err);
+		kp_msg("usdt", "%s: %s\n", l.path, err);
 		return KP_EXIT_ERROR;
 	}
 	if (kp_usdt_read(&e, &m, &l.n, err, sizeof(err))) {
-		fprintf(stderr, "kpmod: usdt: %s: %s\n", l.path, err);
+		kp_msg("usdt", "%s: %s\n", l.path, err);
 		kp_elf_close(&e);
 		return KP_EXIT_ERROR;
 	}

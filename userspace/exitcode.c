@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,10 +94,18 @@ int kp_opt_error(const char *cmd, int c, char **argv)
 	const char *arg = optopt && strncmp(last, "--", 2) ? shown : last;
 
 	if (c == ':')
-		fprintf(stderr, "kpmod: %s: option '%s' needs a value (see kpmod %s --help)\n",
-			cmd, arg, cmd);
+		kp_msg(cmd, "option '%s' needs a value (see kpmod %s --help)\n", arg, cmd);
 	else
-		fprintf(stderr, "kpmod: %s: unknown option '%s' (see kpmod %s --help)\n",
-			cmd, arg, cmd);
+		kp_msg(cmd, "unknown option '%s' (see kpmod %s --help)\n", arg, cmd);
 	return KP_EXIT_USAGE;
+}
+
+void kp_msg(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kpmod: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 }

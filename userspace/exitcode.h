@@ -38,6 +38,12 @@ void kp_err_set(struct kp_err *e, int errnum, const char *extack);
 /* Says the error is about @what (a name from the command line): "'WHAT': msg". */
 void kp_err_about(struct kp_err *e, const char *what);
 
+/*
+ * Every message of the CLI on stderr: "kpmod: CMD: " (@cmd NULL: "kpmod: ")
+ * and the message, its newline included.
+ */
+void kp_msg(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Print "kpmod: CMD: what happened" as one line on @out. */
 void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e);
 

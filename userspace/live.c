@@ -76,7 +76,7 @@ int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring)
 		if (ret == -ENXIO)
 			continue;
 		if (ret) {
-			fprintf(stderr, "kpmod: %s: %s\n", lv->cmd, r->err);
+			kp_msg(lv->cmd, "%s\n", r->err);
 			return ret == -EBUSY ? KP_EXIT_REFUSED :
 			       ret == -EPERM || ret == -EACCES ? KP_EXIT_PERM : KP_EXIT_ERROR;
 		}
@@ -134,7 +134,7 @@ int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 	lv->lost_seen = calloc(lv->st.cpus ? lv->st.cpus : 1, sizeof(*lv->lost_seen));
 	if (!lv->probes || !lv->rings || !lv->at_attach || !lv->lost_seen) {
 		kp_probe_list_free(&l);
-		fprintf(stderr, "kpmod: %s: out of memory\n", cmd);
+		kp_msg(cmd, "out of memory\n");
 		ret = KP_EXIT_ERROR;
 		goto fail;
 	}
@@ -196,8 +196,8 @@ void kp_live_summary(const struct kp_live *lv, uint64_t events)
 		before += lv->at_attach[i].lost;
 		nested += kp_ring_nested(&lv->rings[i]) - lv->at_attach[i].nested;
 	}
-	fprintf(stderr, "kpmod: %s: %llu events, lost %llu (", lv->cmd,
-		(unsigned long long)events, (unsigned long long)lost);
+	kp_msg(lv->cmd, "%llu events, lost %llu (", (unsigned long long)events,
+	       (unsigned long long)lost);
 	for (i = 0; i < lv->nrings; i++)
 		fprintf(stderr, "%scpu%u %llu", i ? ", " : "", lv->rings[i].cpu,
 			(unsigned long long)(kp_ring_lost(&lv->rings[i]) - lv->at_attach[i].lost));

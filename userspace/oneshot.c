@@ -91,7 +91,7 @@ static int kp_match_names(struct kp_oneshot *os, const struct kp_probe_list *l,
 		const struct kp_probe_info *p = kp_probe_list_find_name(l, spec, &why);
 
 		if (!p) {
-			fprintf(stderr, "kpmod: %s: '%s': %s\n", os->cmd, spec, why);
+			kp_msg(os->cmd, "'%s': %s\n", spec, why);
 			return KP_EXIT_USAGE;
 		}
 		return kp_names_push(v, n, p->desc.group, p->desc.event) ? KP_EXIT_ERROR : 0;
@@ -108,8 +108,7 @@ static int kp_match_names(struct kp_oneshot *os, const struct kp_probe_list *l,
 		matched++;
 	}
 	if (!matched) {
-		fprintf(stderr, "kpmod: %s: '%s' matches no event (kpmod list shows them)\n",
-			os->cmd, spec);
+		kp_msg(os->cmd, "'%s' matches no event (kpmod list shows them)\n", spec);
 		return KP_EXIT_USAGE;
 	}
 	return 0;
@@ -137,9 +136,10 @@ static unsigned int kp_select_each(struct kp_oneshot *os, uint8_t nlcmd,
 			if (!kp_probe_select(&os->nl, nlcmd, &sel[i], 1, &bad, &e) ||
 			    e.errnum == ENOENT)
 				continue;
-			fprintf(stderr, "kpmod: %s: could not %s %s/%s: %s\n", os->cmd,
-				nlcmd == KPMOD_CMD_PROBE_DEL ? "delete" : "disable",
-				v[i].group, v[i].event, e.msg[0] ? e.msg : strerror(e.errnum));
+			kp_msg(os->cmd, "could not %s %s/%s: %s\n",
+			       nlcmd == KPMOD_CMD_PROBE_DEL ? "delete" : "disable",
+			       v[i].group, v[i].event,
+			       e.msg[0] ? e.msg : strerror(e.errnum));
 			failed++;
 		}
 	}
@@ -199,8 +199,7 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	if (ret)
 		goto out;
 	if (nnamed && !how.enable) {
-		fprintf(stderr, "kpmod: %s: a run adds its probes: give definitions, not events\n",
-			cmd);
+		kp_msg(cmd, "a run adds its probes: give definitions, not events\n");
 		ret = KP_EXIT_USAGE;
 		goto out;
 	}
@@ -242,8 +241,8 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	/* Events enabled before the run record every process: say so. */
 	before = kp_enabled_count(&l);
 	if (before && (flags & KP_ONESHOT_COMMAND))
-		fprintf(stderr, "kpmod: %s: %u event%s enabled before this run %s read for every process\n",
-			cmd, before, before == 1 ? "" : "s", before == 1 ? "is" : "are");
+		kp_msg(cmd, "%u event%s enabled before this run %s read for every process\n",
+		       before, before == 1 ? "" : "s", before == 1 ? "is" : "are");
 out:
 	if (ret && os->connected)
 		kp_oneshot_end(os);
@@ -257,8 +256,9 @@ out:
 void kp_oneshot_warn_idle(const char *cmd, unsigned int nenabled)
 {
 	if (!nenabled)
-		fprintf(stderr, "kpmod: %s: no event is enabled: nothing to read (name one: kpmod %s 'p:EVENT SYMBOL' or EVENT)\n",
-			cmd, cmd);
+		kp_msg(cmd,
+		       "no event is enabled: nothing to read (name one: kpmod %s 'p:EVENT SYMBOL' or EVENT)\n",
+		       cmd);
 }
 
 int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
@@ -276,7 +276,7 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 	/* Orphans of the command's tree come here, and stay in the tree. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (pipe2(pipefd, O_CLOEXEC)) {
-		fprintf(stderr, "kpmod: %s: pipe: %s\n", os->cmd, strerror(errno));
+		kp_msg(os->cmd, "pipe: %s\n", strerror(errno));
 		return KP_EXIT_ERROR;
 	}
 	/* A Ctrl-C while the probes were set up: the command never starts. */
@@ -291,7 +291,7 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "kpmod: %s: fork: %s\n", os->cmd, strerror(errno));
+		kp_msg(os->cmd, "fork: %s\n", strerror(errno));
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		close(pipefd[0]);
 		close(pipefd[1]);
@@ -322,7 +322,7 @@ int kp_oneshot_spawn(struct kp_oneshot *os, char **command)
 	if (got == sizeof(err)) {
 		/* It exits 127 at once: nothing more to say about it. */
 		os->child = 0;
-		fprintf(stderr, "kpmod: %s: %s: %s\n", os->cmd, command[0], strerror(err));
+		kp_msg(os->cmd, "%s: %s\n", command[0], strerror(err));
 		return err == ENOENT ? KP_EXIT_USAGE : KP_EXIT_ERROR;
 	}
 	return 0;
@@ -357,9 +357,10 @@ static unsigned int kp_oneshot_remove_triggers(struct kp_oneshot *os)
 			const struct kp_trigger_info *ti = &p->triggers[j];
 
 			if (kp_trigger_remove_info(&os->nl, p, ti, &e) && e.errnum != ENOENT) {
-				fprintf(stderr, "kpmod: %s: could not remove %s/%s's trigger '%s': %s\n",
-					os->cmd, p->desc.group, p->desc.event, ti->text,
-					e.msg[0] ? e.msg : strerror(e.errnum));
+				kp_msg(os->cmd, "could not remove %s/%s's trigger '%s': %s\n",
+				       p->desc.group, p->desc.event,
+				       ti->text,
+				       e.msg[0] ? e.msg : strerror(e.errnum));
 				failed++;
 			}
 		}
@@ -451,18 +452,17 @@ int kp_oneshot_end(struct kp_oneshot *os)
 		/* Ended by Ctrl-C, SIGTERM or --duration: the command goes too. */
 		kill(os->child, SIGTERM);
 		if (!kp_child_wait(2000))
-			fprintf(stderr, "kpmod: %s: the command (pid %d) did not exit on SIGTERM; left running, untraced\n",
-				os->cmd, (int)os->child);
+			kp_msg(os->cmd,
+			       "the command (pid %d) did not exit on SIGTERM; left running, untraced\n",
+			       (int)os->child);
 	}
 	if (os->child && kp_child_status >= 0) {
 		int s = kp_child_status;
 
 		if (WIFSIGNALED(s) && WTERMSIG(s) != SIGTERM && WTERMSIG(s) != SIGINT)
-			fprintf(stderr, "kpmod: %s: the command was killed by signal %d\n",
-				os->cmd, WTERMSIG(s));
+			kp_msg(os->cmd, "the command was killed by signal %d\n", WTERMSIG(s));
 		else if (WIFEXITED(s) && WEXITSTATUS(s))
-			fprintf(stderr, "kpmod: %s: the command exited with %d\n", os->cmd,
-				WEXITSTATUS(s));
+			kp_msg(os->cmd, "the command exited with %d\n", WEXITSTATUS(s));
 	}
 	if (os->connected) {
 		failed = kp_oneshot_undo(os);
@@ -470,8 +470,8 @@ int kp_oneshot_end(struct kp_oneshot *os)
 		os->connected = false;
 	}
 	if (failed) {
-		fprintf(stderr, "kpmod: %s: %u probe%s could not be put back: see kpmod status\n",
-			os->cmd, failed, failed == 1 ? "" : "s");
+		kp_msg(os->cmd, "%u probe%s could not be put back: see kpmod status\n", failed,
+		       failed == 1 ? "" : "s");
 		ret = KP_EXIT_ERROR;
 	}
 	free(os->added);

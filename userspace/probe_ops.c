@@ -30,7 +30,7 @@ int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 	if (expr) {
 		ff = malloc(sizeof(*ff));
 		if (!ff) {
-			fprintf(stderr, "kpmod: filter: out of memory\n");
+			kp_msg("filter", "out of memory\n");
 			return KP_EXIT_ERROR;
 		}
 		kp_filter_fields_of(p, ff);
@@ -38,16 +38,16 @@ int kp_filter_apply(struct kp_nl *nl, const struct kp_probe_info *p,
 		free(ff);
 		if (ret == -EINVAL) {
 			kp_filter_error_format(out, sizeof(out), expr, &ferr);
-			fprintf(stderr, "kpmod: filter: %s/%s: the filter does not parse:\n%s",
-				p->desc.group, p->desc.event, out);
+			kp_msg("filter", "%s/%s: the filter does not parse:\n%s", p->desc.group,
+			       p->desc.event, out);
 			return KP_EXIT_BADFILTER;
 		}
 		if (ret == -EPERM) {
-			fprintf(stderr, "kpmod: filter: %s/%s: %s\n", p->desc.group, p->desc.event, why);
+			kp_msg("filter", "%s/%s: %s\n", p->desc.group, p->desc.event, why);
 			return KP_EXIT_BADFILTER;
 		}
 		if (ret) {
-			fprintf(stderr, "kpmod: filter: out of memory\n");
+			kp_msg("filter", "out of memory\n");
 			return KP_EXIT_ERROR;
 		}
 		req.text = expr;
@@ -85,7 +85,7 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 	out = malloc(2 * KPMOD_MAX_FILTER_TEXT + 2 * KP_TRIGGER_TEXT_MAX);
 	ret = KP_EXIT_ERROR;
 	if (!ff || !t || !out) {
-		fprintf(stderr, "kpmod: trigger: out of memory\n");
+		kp_msg("trigger", "out of memory\n");
 		goto out;
 	}
 	kp_filter_fields_of(p, ff);
@@ -93,20 +93,20 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 	ret = kp_trigger_parse(spec, ff, t, &terr);
 	if (ret == -EINVAL && !terr.cmd[0]) {
 		/* No error_log entry in the kernel: one line of kpmod's own. */
-		fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->desc.group, p->desc.event,
-			strncmp(terr.msg, "kpmod: ", 7) ? terr.msg : terr.msg + 7);
+		kp_msg("trigger", "%s/%s: %s\n", p->desc.group, p->desc.event,
+		       strncmp(terr.msg, "kpmod: ", 7) ? terr.msg : terr.msg + 7);
 		ret = KP_EXIT_BADTRIGGER;
 		goto out;
 	}
 	if (ret == -EINVAL) {
 		kp_trigger_error_format(out, 2 * KP_TRIGGER_TEXT_MAX, where, &terr);
-		fprintf(stderr, "kpmod: trigger: %s/%s: the trigger does not parse:\n%s",
-			p->desc.group, p->desc.event, out);
+		kp_msg("trigger", "%s/%s: the trigger does not parse:\n%s", p->desc.group,
+		       p->desc.event, out);
 		ret = KP_EXIT_BADTRIGGER;
 		goto out;
 	}
 	if (ret) {
-		fprintf(stderr, "kpmod: trigger: out of memory\n");
+		kp_msg("trigger", "out of memory\n");
 		ret = KP_EXIT_ERROR;
 		goto out;
 	}
@@ -114,14 +114,14 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 		ret = kp_filter_build(t->filter, ff, &code, &ferr, &why);
 		if (ret == -EINVAL) {
 			kp_filter_error_format(out, 2 * KPMOD_MAX_FILTER_TEXT, t->filter, &ferr);
-			fprintf(stderr, "kpmod: trigger: %s/%s: its filter does not parse:\n%s",
-				p->desc.group, p->desc.event, out);
+			kp_msg("trigger", "%s/%s: its filter does not parse:\n%s", p->desc.group,
+			       p->desc.event, out);
 			ret = KP_EXIT_BADFILTER;
 			goto out;
 		}
 		if (ret) {
-			fprintf(stderr, "kpmod: trigger: %s/%s: %s\n", p->desc.group, p->desc.event,
-				ret == -EPERM ? why : "out of memory");
+			kp_msg("trigger", "%s/%s: %s\n", p->desc.group, p->desc.event,
+			       ret == -EPERM ? why : "out of memory");
 			ret = ret == -EPERM ? KP_EXIT_BADFILTER : KP_EXIT_ERROR;
 			goto out;
 		}
@@ -136,8 +136,8 @@ int kp_trigger_apply(struct kp_nl *nl, const struct kp_probe_info *p, const char
 	ret = kp_trigger_set(nl, &req, &e);
 	if (ret && kp_trigger_named_mismatch(spec, t, &e, &terr)) {
 		kp_trigger_error_format(out, 2 * KP_TRIGGER_TEXT_MAX, where, &terr);
-		fprintf(stderr, "kpmod: trigger: %s/%s: the module refused it:\n%s",
-			p->desc.group, p->desc.event, out);
+		kp_msg("trigger", "%s/%s: the module refused it:\n%s", p->desc.group, p->desc.event,
+		       out);
 		ret = KP_EXIT_BADTRIGGER;
 	} else if (ret) {
 		kp_err_about(&e, p->desc.event);

@@ -111,8 +111,8 @@ int kp_session_open(const char *cmd, struct kp_nl *nl, struct kp_status *st)
 		return kp_fail(cmd, &e);
 	}
 	if (st->uapi != KPMOD_UAPI_VERSION) {
-		fprintf(stderr, "kpmod: %s: version mismatch: module speaks uapi %u, this CLI uapi %u\n",
-			cmd, st->uapi, KPMOD_UAPI_VERSION);
+		kp_msg(cmd, "version mismatch: module speaks uapi %u, this CLI uapi %u\n", st->uapi,
+		       KPMOD_UAPI_VERSION);
 		kp_nl_close(nl);
 		return KP_EXIT_MISMATCH;
 	}

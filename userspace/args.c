@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "uapi/kpmod.h"
 
 int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz)
 {
@@ -71,4 +72,14 @@ int kp_parse_size(const char *s, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int kp_parse_buf_mode(const char *name)
+{
+	int mode;
+
+	for (mode = KPMOD_BUF_DISCARD; mode <= KPMOD_BUF_OVERWRITE; mode++)
+		if (!strcmp(name, kpmod_buf_mode_name(mode)))
+			return mode;
+	return -1;
 }

@@ -9,6 +9,9 @@
 /* "GRP/EVENT", "EVENT", "-:[GRP/]EVENT" -> group ("" if none) and event. */
 int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz);
 
+/* "discard" or "overwrite": its enum kpmod_buf_mode, or -1. */
+int kp_parse_buf_mode(const char *name);
+
 /* Parses "64K", "1M", "1GiB", "1048576"; returns 0, or -1 (also past 2^64 - 1). */
 int kp_parse_size(const char *s, uint64_t *out);
 

@@ -134,10 +134,8 @@ static int kp_buffer_line(struct kp_apply *a, char *args, const char *where)
 					where, w + 5);
 				return KP_EXIT_USAGE;
 			}
-		} else if (!strcmp(w, "mode=discard")) {
-			a->buf_mode = KPMOD_BUF_DISCARD;
-		} else if (!strcmp(w, "mode=overwrite")) {
-			a->buf_mode = KPMOD_BUF_OVERWRITE;
+		} else if (!strncmp(w, "mode=", 5) && kp_parse_buf_mode(w + 5) >= 0) {
+			a->buf_mode = kp_parse_buf_mode(w + 5);
 		} else {
 			fprintf(stderr, "%s: buffer takes size=SIZE and mode=discard|overwrite, not '%s'\n",
 				where, w);

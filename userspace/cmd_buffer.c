@@ -33,11 +33,8 @@ int kp_cmd_buffer(int argc, char **argv)
 			}
 			break;
 		case 'm':
-			if (!strcmp(optarg, "discard")) {
-				mode = KPMOD_BUF_DISCARD;
-			} else if (!strcmp(optarg, "overwrite")) {
-				mode = KPMOD_BUF_OVERWRITE;
-			} else {
+			mode = kp_parse_buf_mode(optarg);
+			if (mode < 0) {
 				kp_msg("buffer", "mode is discard or overwrite, not '%s'\n", optarg);
 				return KP_EXIT_USAGE;
 			}

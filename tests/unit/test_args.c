@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "args.h"
+#include "uapi/kpmod.h"
 #include "suites.h"
 
 static int size_of(const char *s, uint64_t *v)
@@ -75,6 +76,30 @@ START_TEST(event_names_split)
 }
 END_TEST
 
+START_TEST(buffer_modes_by_name)
+{
+	ck_assert_int_eq(kp_parse_buf_mode("discard"), KPMOD_BUF_DISCARD);
+	ck_assert_int_eq(kp_parse_buf_mode("overwrite"), KPMOD_BUF_OVERWRITE);
+	ck_assert_int_eq(kp_parse_buf_mode(""), -1);
+	ck_assert_int_eq(kp_parse_buf_mode("Discard"), -1);
+	ck_assert_int_eq(kp_parse_buf_mode("overwrite "), -1);
+	ck_assert_str_eq(kpmod_buf_mode_name(KPMOD_BUF_OVERWRITE), "overwrite");
+	ck_assert_str_eq(kpmod_buf_mode_name(KPMOD_BUF_DISCARD), "discard");
+}
+END_TEST
+
+START_TEST(ring_sizes_both_sides_accept)
+{
+	ck_assert(kpmod_buf_size_valid(65536));
+	ck_assert(kpmod_buf_size_valid(268435456));
+	ck_assert(kpmod_buf_size_valid(1048576));
+	ck_assert(!kpmod_buf_size_valid(32768));
+	ck_assert(!kpmod_buf_size_valid(536870912));
+	ck_assert(!kpmod_buf_size_valid(65536 + 4096));
+	ck_assert(!kpmod_buf_size_valid(0));
+}
+END_TEST
+
 KP_SUITE(args_suite)
 static Suite *args_suite(void)
 {
@@ -84,6 +109,8 @@ static Suite *args_suite(void)
 	tcase_add_test(tc, sizes_with_their_suffixes);
 	tcase_add_test(tc, sizes_refused_leave_the_value);
 	tcase_add_test(tc, event_names_split);
+	tcase_add_test(tc, buffer_modes_by_name);
+	tcase_add_test(tc, ring_sizes_both_sides_accept);
 	suite_add_tcase(s, tc);
 	return s;
 }

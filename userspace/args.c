@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Values from the command line and probe files: sizes, event names. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -7,6 +8,19 @@
 
 #include "args.h"
 #include "uapi/kpmod.h"
+
+bool kp_next_word(const char *s, size_t len, size_t *i, size_t *start, size_t *end)
+{
+	while (*i < len && isspace((unsigned char)s[*i]))
+		(*i)++;
+	if (*i >= len)
+		return false;
+	*start = *i;
+	while (*i < len && !isspace((unsigned char)s[*i]))
+		(*i)++;
+	*end = *i;
+	return true;
+}
 
 int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz)
 {

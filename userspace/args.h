@@ -3,8 +3,17 @@
 #ifndef KPMOD_ARGS_H
 #define KPMOD_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The one word splitter of definitions (argv_split()'s rule: words
+ * between isspace() blanks): the next word of @s (@len bytes) from *@i,
+ * true with its bytes at [*@start, *@end) and *@i at its end; false when
+ * only blanks are left.
+ */
+bool kp_next_word(const char *s, size_t len, size_t *i, size_t *start, size_t *end);
 
 /* "GRP/EVENT", "EVENT", "-:[GRP/]EVENT" -> group ("" if none) and event. */
 int kp_split_event_name(const char *spec, char *group, size_t gsz, char *event, size_t esz);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "probe_def.h"
 #include "uprobe_file.h"
 #include "usdt_def.h"
@@ -1139,18 +1140,13 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 /* The offset of word @n (from 0) of @text, or its length if it has fewer. */
 static size_t word_pos(const char *text, unsigned int n)
 {
-	size_t i = 0, len = strlen(text);
+	size_t i = 0, start, end, len = strlen(text);
 	unsigned int w = 0;
 
-	for (;;) {
-		while (i < len && isspace((unsigned char)text[i]))
-			i++;
-		if (i >= len || w == n)
-			return i;
-		while (i < len && !isspace((unsigned char)text[i]))
-			i++;
-		w++;
-	}
+	while (kp_next_word(text, len, &i, &start, &end))
+		if (w++ == n)
+			return start;
+	return len;
 }
 
 /* Which word of @text @pos falls in, and @pos's offset into it. */
@@ -1202,7 +1198,7 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 	struct kp_parse_err dummy;
 	struct pctx pc;
 	struct word *w = NULL;
-	size_t textlen = strlen(text), nw = 0, i;
+	size_t textlen = strlen(text), nw = 0, i, start, end;
 	char *copy;
 	int ret;
 
@@ -1226,16 +1222,10 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 		free(w);
 		return set_err(err, KP_E_EMPTY, 0, "Out of memory");
 	}
-	for (i = 0; i < textlen;) {
-		while (i < textlen && isspace((unsigned char)copy[i]))
-			i++;
-		if (i >= textlen)
-			break;
-		w[nw].s = copy + i;
-		w[nw++].pos = i;
-		while (i < textlen && !isspace((unsigned char)copy[i]))
-			i++;
-		copy[i++] = '\0';
+	for (i = 0; kp_next_word(copy, textlen, &i, &start, &end); i++) {
+		w[nw].s = copy + start;
+		w[nw++].pos = start;
+		copy[end] = '\0';
 	}
 
 	if (nw == 0) {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "elf_file.h"
 #include "uprobe_file.h"
 #include "usdt.h"
@@ -56,22 +57,16 @@ static int usdt_err(struct kp_parse_err *err, int code, size_t pos, const char *
 /* Words between blanks, with their offsets in @copy (changed in place). */
 static int split_words(char *copy, struct usdt_words *w, struct kp_parse_err *err)
 {
-	size_t i = 0, len = strlen(copy);
+	size_t i, start, end, len = strlen(copy);
 
 	w->n = 0;
-	while (i < len) {
-		while (i < len && isspace((unsigned char)copy[i]))
-			i++;
-		if (i >= len)
-			break;
+	for (i = 0; kp_next_word(copy, len, &i, &start, &end); i++) {
 		if (w->n == sizeof(w->s) / sizeof(w->s[0]))
-			return usdt_err(err, KP_E_TOO_MANY_ARGS, i, "%s",
+			return usdt_err(err, KP_E_TOO_MANY_ARGS, start, "%s",
 					kp_parse_strerror(KP_E_TOO_MANY_ARGS));
-		w->s[w->n] = copy + i;
-		w->pos[w->n++] = i;
-		while (i < len && !isspace((unsigned char)copy[i]))
-			i++;
-		copy[i++] = '\0';
+		w->s[w->n] = copy + start;
+		w->pos[w->n++] = start;
+		copy[end] = '\0';
 	}
 	return 0;
 }

@@ -353,8 +353,10 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
 		return KP_EXIT_MISMATCH;
 	}
 	dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
-	if (!dp)
+	if (!dp) {
+		kp_msg(NULL, "out of memory\n");
 		ret = KP_EXIT_ERROR;
+	}
 	for (i = 0; i < n && !ret; i++)
 		if (kp_defs_push(&d, texts[i], NULL, 0))
 			ret = KP_EXIT_ERROR;

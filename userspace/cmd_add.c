@@ -58,8 +58,10 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 		return KP_EXIT_USAGE;
 	}
 	dp = kp_def_parser_new(arch, arch == kp_arch_native() ? KP_SYMS_IF_READABLE : KP_SYMS_NONE);
-	if (!dp)
+	if (!dp) {
+		kp_msg("add", "out of memory\n");
 		return KP_EXIT_ERROR;
+	}
 	for (i = 0; i < d->n; i++) {
 		struct kp_def_item *it = &d->items[i];
 		struct kp_filter_code code = { 0 };
@@ -173,6 +175,7 @@ int kp_cmd_add(int argc, char **argv)
 	}
 	dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
 	if (!dp) {
+		kp_msg("add", "out of memory\n");
 		ret = KP_EXIT_ERROR;
 		goto close;
 	}

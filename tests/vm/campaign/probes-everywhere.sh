@@ -1,12 +1,11 @@
 # Probes everywhere.  KPMOD_EVERYWHERE_COUNT (100 here; 1,016 in `make
-# stress`) kernel functions picked at random from kallsyms -- text symbols
-# with a name vmlinux gives nothing else, minus the kprobes blacklist, the
-# compiler's .cold/.isra copies, the padding in front of functions (6.12
-# x86_64's __pfx_ and __cfi_ symbols), the __init code freed after boot and
-# the sanitizers' runtime (__kasan_check_read and kin: not on ftrace, called
-# by every instrumented atomic, so a probe there makes each one a breakpoint
-# trap and the debug guest crawls, as through kprobe_events;
-# doc/definitions.md, Limits) --
+# stress`) kernel functions picked at random from what `kpmod funcs` lists
+# (its one rule: vmlinux's text with a name nothing else has, minus the
+# kprobes blacklist, compiler-made copies, padding and __init code), minus
+# modules' and the sanitizers' runtime (__kasan_check_read and kin: not on
+# ftrace, called by every instrumented atomic, so a probe there makes each
+# one a breakpoint trap and the debug guest crawls, as through
+# kprobe_events; doc/definitions.md, Limits) --
 # added in batches of up to 50 (when the kernel refuses one, the batch goes
 # again without it and the next candidate takes its place, so exactly that
 # many are probed), enabled together under a workload, disabled and removed.
@@ -20,23 +19,11 @@ n=${KPMOD_EVERYWHERE_COUNT:-100}
 seed=${KPMOD_EVERYWHERE_SEED:-$(date +%s)}
 note "seed $seed, $n functions"
 load_kpmod
-bl=/sys/kernel/debug/kprobes/blacklist
-if [ -r $bl ]; then awk '{ print $2 }' $bl >/tmp/blacklist; else : >/tmp/blacklist; fi
-note "$(wc -l </tmp/blacklist) blacklisted functions"
-# A name must be vmlinux's only symbol of that name, of any type, as for
-# kprobe_events ("The symbol is not unique").
-# Not __init code, freed after boot (between _sinittext and _einittext;
-# kallsyms addresses have one width, so they compare as strings).
-init=$(awk '$3 == "_sinittext" { b = $1 } $3 == "_einittext" { e = $1 } END { print b, e }' /proc/kallsyms)
-awk -v seed="$seed" -v init="$init" '
-	BEGIN { split(init, ie, " ") }
-	NR == FNR { bl[$1] = 1; next }
-	NF == 3 { seen[$3]++ }
-	NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /[.$]/ && $3 !~ /^__(pfx|cfi)_/ && !($3 in bl) &&
-		$3 !~ /^_*(kasan|asan|kcsan|tsan|ubsan|kmsan|sanitizer)_/ &&
-		!($1 >= ie[1] && $1 < ie[2]) { text[$3] = 1 }
-	END { srand(seed); for (s in text) if (seen[s] == 1) print rand() "\t" s }' \
-	/tmp/blacklist /proc/kallsyms | sort -n | cut -f2 >/tmp/funcs
+kpmod funcs >/tmp/all || fail "kpmod funcs: exit $?"
+note "$(wc -l </tmp/all) functions kpmod funcs lists"
+grep -v : /tmp/all | grep -Ev '^_*(kasan|asan|kcsan|tsan|ubsan|kmsan|sanitizer)_' |
+	awk -v seed="$seed" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' |
+	sort -n | cut -f2 >/tmp/funcs
 ncand=$(wc -l </tmp/funcs)
 [ "$ncand" -ge "$n" ] || fail "only $ncand candidate functions"
 # refused_by_kernel: the last add was refused as kprobe_events refuses what

@@ -17,10 +17,10 @@
 # then rmmod while probes fire and a hist table is full: clean.
 #   KPMOD_STORM_SECS (default 60) sets the length.
 . "$KPMOD_LIB"
+. "$KPMOD_STORM"
 secs=${KPMOD_STORM_SECS:-60}
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 last=$((ncpu - 1))
-now() { cut -d. -f1 /proc/uptime; }
 out=/tmp/sc
 rm -rf $out
 mkdir -p $out
@@ -53,27 +53,9 @@ park() {
 
 # The rings have one reader at a time: a lock (mkdir is atomic) taken in turn.
 lock() { until mkdir $out/rings.lock 2>/dev/null; do sleep 0.05; done; }
-unlock() { rmdir $out/rings.lock; }
-
-# on_cpu CPU CMD...: CMD pinned to CPU, or anywhere if it is offline.
-on_cpu() {
-	c=$1
-	shift
-	taskset -c "$c" "$@" 2>/dev/null || "$@"
-}
-
-churn() {
-	n=$1 i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		park churn$n
-		kpmod add "p:sc/a$n vfs_read" "r:sc/b$n vfs_read \$retval" || bad=$((bad + 1))
-		kpmod enable sc/a$n sc/b$n || bad=$((bad + 1))
-		head -c 1 /proc/version >/dev/null
-		kpmod disable sc/a$n sc/b$n || bad=$((bad + 1))
-		kpmod del sc/a$n sc/b$n || bad=$((bad + 1))
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/churn$n
+unlock() {
+	rmdir $out/rings.lock
+	sleep 0.2	# the other's turn
 }
 
 # Rounds of known calls read by a reader that is never killed.
@@ -100,33 +82,12 @@ accountant() {
 		kill -INT $tpid
 		wait $tpid || { bad=$((bad + 1)); cat $out/acct.err; }
 		unlock
-		sleep 0.2	# the readers' turn
 		n=$(grep -c ' acct: .* nr=[0-9]*$' $out/acct.txt)
 		nread=$((nread + n))
 		i=$((i + 1))
 	done
 	echo "$i $bad" >$out/accountant
 	echo "$nread $calls" >$out/acct.read
-}
-
-# Readers attach to every ring, read for a while, and die by SIGKILL.
-readers() {
-	i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		park readers
-		lock
-		kpmod trace >/dev/null 2>$out/reader.err &
-		pid=$!
-		sleep 0.$((3 + i % 7))
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		rc=$?
-		unlock
-		sleep 0.2	# the accountant's turn
-		[ $rc -eq 137 ] || { bad=$((bad + 1)); cat $out/reader.err; }
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/readers
 }
 
 # :clear, known calls, then the table must hold exactly them.
@@ -244,29 +205,8 @@ resetter() {
 	echo "$i $bad" >$out/resetter
 }
 
-hotplug() {
-	i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		echo 0 >/sys/devices/system/cpu/cpu$last/online || bad=$((bad + 1))
-		sleep 0.3
-		echo 1 >/sys/devices/system/cpu/cpu$last/online || bad=$((bad + 1))
-		sleep 0.3
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/hotplug
-}
-
-lister() {
-	i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		kpmod list >/dev/null 2>$out/list.err || { bad=$((bad + 1)); cat $out/list.err; }
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/lister
-}
-
-churn 1 &
-churn 2 &
+churn 1 sc &
+churn 2 sc &
 accountant &
 readers &
 histround &
@@ -275,19 +215,13 @@ refusals &
 lister &
 resetter &
 jobs="$parkers lister resetter"
-if [ "$ncpu" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu$last/online ]; then
+if can_hotplug; then
 	hotplug &
 	jobs="$jobs hotplug"
 fi
 wait
-note "counting storm of $secs s on $ncpu CPUs survived"
-for j in $jobs; do
-	[ -s $out/$j ] || fail "$j did not finish"
-	read -r rounds bad <$out/$j
-	note "$j: $rounds rounds, $bad failed"
-	[ "$rounds" -gt 0 ] || fail "$j never ran"
-	[ "$bad" -eq 0 ] || fail "$j: $bad failed"
-done
+# shellcheck disable=SC2086
+storm_results "counting storm" $jobs
 
 # Every hit of sc/acct: read, dropped or filtered; every call: read or
 # dropped (or a kprobe miss, a hit kprobes itself did not deliver).

@@ -104,6 +104,7 @@ make_initramfs() {
 	ln -s busybox "$root/bin/sh"
 	cp "$here/lib/guest-init" "$root/init"
 	cp "$here/lib/scenario.sh" "$root/kpmod/lib.sh"
+	cp "$here/lib/storm.sh" "$root/kpmod/storm.sh"
 	cp "$work/src/module/kpmod.ko" "$root/kpmod/kpmod.ko"
 	if [ -f "$work/src/module/kpmod-unsigned.ko" ]; then
 		cp "$work/src/module/kpmod-unsigned.ko" "$root/kpmod/kpmod-unsigned.ko"

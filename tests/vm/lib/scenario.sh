@@ -120,3 +120,33 @@ wait_reader() {
 	done
 	fail "reader $1 did not attach within 60 s"
 }
+
+# capture OUT READER -- WORKLOAD...: runs `kpmod READER` (trace, its
+# options, or record -o FILE) with its output in OUT and its messages in
+# OUT.err, waits until it holds the rings, runs WORKLOAD, gives the last
+# events a second to reach the rings, stops the reader as a user would
+# (Ctrl-C), prints its messages and fails unless it exited 0.
+capture() {
+	_cout=$1
+	_creader=$2
+	shift 2
+	[ "${1:-}" = -- ] && shift
+	# shellcheck disable=SC2086
+	kpmod $_creader >"$_cout" 2>"$_cout.err" &
+	_cpid=$!
+	wait_reader $_cpid
+	"$@"
+	sleep 1
+	kill -INT $_cpid
+	_crc=0
+	wait $_cpid || _crc=$?
+	cat "$_cout.err"
+	[ $_crc -eq 0 ] || fail "kpmod $_creader exited $_crc"
+}
+
+# capture_trace OUT -- WORKLOAD...: capture with `kpmod trace`.
+capture_trace() {
+	_ctout=$1
+	shift
+	capture "$_ctout" trace "$@"
+}

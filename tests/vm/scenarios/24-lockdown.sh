@@ -24,13 +24,7 @@ refused() { # refused CMD...: exit 4 and the lockdown message
 }
 if [ "$mode" = integrity ]; then
 	expect_rc 0 kpmod add --enable 'p:ld/a find_task_by_vpid nr=$arg1:s32' 'r:ld/b vfs_read $retval'
-	kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-	tpid=$!
-	wait_reader $tpid
-	kpmod-work getpgid 5 6060000
-	sleep 1
-	kill -INT $tpid
-	wait $tpid
+	capture_trace /tmp/t.txt -- kpmod-work getpgid 5 6060000
 	[ "$(grep -c ' a: .* nr=606000[0-4]$' /tmp/t.txt)" -eq 5 ] || fail "no events under lockdown=integrity"
 	expect_rc 0 kpmod disable ld/a
 	# Raised at run time: nothing new is armed; disabling and deleting still work.

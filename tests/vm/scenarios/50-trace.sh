@@ -7,20 +7,16 @@ load_kpmod
 # getpgid(pid) calls find_task_by_vpid(pid): the value is ours to choose.
 expect_rc 0 kpmod add --enable 'p:kpm/pg find_task_by_vpid nr=$arg1:s32' 'r:kpm/pgret find_task_by_vpid ret=$retval:x64'
 
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-# The same number of calls from every CPU, pinned, values per CPU.
-cpu=0
-while [ $cpu -lt "$ncpu" ]; do
-	taskset -c $cpu kpmod-work getpgid 200 $((7000000 + cpu * 1000))
-	cpu=$((cpu + 1))
-done
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
-cat /tmp/t.err
-grep -q "^kpmod: trace: [0-9]* events, lost 0 " /tmp/t.err || fail "trace lost events"
+workload() {
+	# The same number of calls from every CPU, pinned, values per CPU.
+	cpu=0
+	while [ $cpu -lt "$ncpu" ]; do
+		taskset -c $cpu kpmod-work getpgid 200 $((7000000 + cpu * 1000))
+		cpu=$((cpu + 1))
+	done
+}
+capture_trace /tmp/t.txt -- workload
+grep -q "^kpmod: trace: [0-9]* events, lost 0 " /tmp/t.txt.err || fail "trace lost events"
 grep ' kpmod-work-' /tmp/t.txt | grep ' pg: ' >/tmp/pg.txt
 n=$(wc -l </tmp/pg.txt)
 [ "$n" -eq $((200 * ncpu)) ] || fail "expected $((200 * ncpu)) pg events, got $n"
@@ -65,14 +61,7 @@ wait $tpid || fail "reader after SIGKILL failed"
 expect_rc 4 as_user "kpmod trace --duration 1"
 
 # record, then report: the same lines as trace.
-kpmod record -o /tmp/r.kpm >/dev/null 2>/tmp/r.err &
-rpid=$!
-wait_reader $rpid
-taskset -c 0 kpmod-work getpgid 300 7100000
-sleep 1
-kill -INT $rpid
-wait $rpid || fail "record exited $?"
-cat /tmp/r.err
+capture /tmp/r.out "record -o /tmp/r.kpm" -- taskset -c 0 kpmod-work getpgid 300 7100000
 expect_rc 0 kpmod report /tmp/r.kpm
 grep ' kpmod-work-' /tmp/.out | grep ' pg: ' | sed 's/.* nr=//' >/tmp/v.txt
 seq 7100000 7100299 | diff - /tmp/v.txt >/dev/null || fail "report: wrong values"

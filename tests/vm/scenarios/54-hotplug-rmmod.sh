@@ -9,19 +9,15 @@ online=/sys/devices/system/cpu/cpu$last/online
 
 load_kpmod
 expect_rc 0 kpmod add --enable 'p:kpm/pg find_task_by_vpid nr=$arg1:s32'
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-taskset -c $last kpmod-work getpgid 100 5000000
-echo 0 >"$online" || fail "cpu$last did not go offline"
-kpmod-work getpgid 100 5100000
-echo 1 >"$online" || fail "cpu$last did not come back"
-sleep 1
-taskset -c $last kpmod-work getpgid 100 5200000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $? across hotplug"
-cat /tmp/t.err
+workload() {
+	taskset -c $last kpmod-work getpgid 100 5000000
+	echo 0 >"$online" || fail "cpu$last did not go offline"
+	kpmod-work getpgid 100 5100000
+	echo 1 >"$online" || fail "cpu$last did not come back"
+	sleep 1
+	taskset -c $last kpmod-work getpgid 100 5200000
+}
+capture_trace /tmp/t.txt -- workload
 for base in 5000 5100 5200; do
 	n=$(grep -c " nr=${base}[0-9][0-9][0-9]\$" /tmp/t.txt)
 	[ "$n" -eq 100 ] || fail "phase $base: $n of 100 events"

@@ -16,15 +16,11 @@ expect_rc 0 kpmod add --enable 'p:km/live find_task_by_vpid nr=$arg1:s32'
 insmod $TKO || fail "insmod kpmod_target"
 expect_rc 0 kpmod add --enable 'p:km/poke kpmod_target:kpmod_target_poke n=$arg1:u32 tag=+0($arg2):string' \
 	'r:km/pokeret kpmod_target:kpmod_target_poke ret=$retval:s32 n=$arg1:u32'
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-echo 41 >$POKE
-echo 42 >$POKE
-sleep 1
-kill -INT $tpid
-wait $tpid
-cat /tmp/t.err
+workload() {
+	echo 41 >$POKE
+	echo 42 >$POKE
+}
+capture_trace /tmp/t.txt -- workload
 grep -q ': poke: (kpmod_target_poke+0x[0-9a-f]*/0x[0-9a-f]* \[kpmod_target\]) n=41 tag="kpmod-target"$' /tmp/t.txt ||
 	{ cat /tmp/t.txt; fail "module probe: wrong line"; }
 grep -q ': pokeret: (.* <- kpmod_target_poke) ret=43 n=42$' /tmp/t.txt ||

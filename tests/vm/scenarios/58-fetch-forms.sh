@@ -17,16 +17,12 @@ expect_rc 0 kpmod add --enable \
 	"p:kf/rd vfs_read ret=$RA:symbol rs=$RA:symstr b=+0x44($A1):b4@0/32 arr=+0($A1):x8[4] f1=+0(+0(\$arg3)):x64 f2=+0(\$arg3):string" \
 	"r:kf/ret do_sys_openat2 r=\$retval:s32 a1=\$arg1:s32 p=+0(\$arg2):ustring" \
 	"p:kf/pg find_task_by_vpid nr=\$arg1:s32 strs=+0(\$stack):string[2] u=+u0(\$stack):x32"
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-kpmod-work open /etc/passwd 3
-kpmod-work read /etc/passwd 2
-kpmod-work getpgid 3 424242
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
-cat /tmp/t.err
+workload() {
+	kpmod-work open /etc/passwd 3
+	kpmod-work read /etc/passwd 2
+	kpmod-work getpgid 3 424242
+}
+capture_trace /tmp/t.txt -- workload
 grep ' kpmod-work-' /tmp/t.txt >/tmp/w.txt
 for e in open rd ret pg; do
 	grep -q ": $e: " /tmp/w.txt || fail "no $e event"

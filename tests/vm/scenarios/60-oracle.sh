@@ -70,24 +70,18 @@ expect_rc 0 kpmod add -f /tmp/defs
 echo >"$T/trace"
 echo 1 >"$T/events/kpo/enable"
 expect_rc 0 kpmod enable 'kpo/*'
-kpmod record -o /tmp/o.kpm 2>/tmp/rec.err &
-rpid=$!
-wait_reader $rpid
-
 # The workload, in processes named kpmod-work only.
-kpmod-work open /etc/passwd 5
-kpmod-work open /nonexistent-kpmod 3
-kpmod-work read /etc/passwd 3
-kpmod-work getpgid 5 424242
-# A module load, when the harness built one (struct module's name is at 24).
-[ -f /kpmod/extra/kpmod_target.ko ] && insmod /kpmod/extra/kpmod_target.ko
-
-sleep 1
-kill -INT $rpid
-wait $rpid || fail "record exited $?"
+workload() {
+	kpmod-work open /etc/passwd 5
+	kpmod-work open /nonexistent-kpmod 3
+	kpmod-work read /etc/passwd 3
+	kpmod-work getpgid 5 424242
+	# A module load, when the harness built one (struct module's name is at 24).
+	[ -f /kpmod/extra/kpmod_target.ko ] && insmod /kpmod/extra/kpmod_target.ko
+}
+capture /tmp/rec.out "record -o /tmp/o.kpm" -- workload
 echo 0 >"$T/events/kpo/enable"
 expect_rc 0 kpmod disable all
-cat /tmp/rec.err
 kpmod report /tmp/o.kpm >/tmp/kpmod.raw || fail "report failed"
 # kpmod escapes what ftrace prints raw (a task name or string with control
 # bytes would forge lines): the same escaping, on ftrace's side.

@@ -26,13 +26,7 @@ expect_rc 0 kpmod filter kpf/pg
 expect_grep '^nr >= 7000010 && nr < 7000020 || nr == 7000050$'
 
 expect_rc 0 kpmod enable kpf/pg
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-kpmod-work getpgid 100 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- kpmod-work getpgid 100 7000000
 expect_rc 0 kpmod disable kpf/pg
 grep ' kpmod-work-' /tmp/t.txt | sed 's/.* nr=//' >/tmp/v.txt
 { seq 7000010 7000019; echo 7000050; } | diff - /tmp/v.txt || fail "the filter let through other events"
@@ -51,13 +45,7 @@ expect_grep '^parse_error: Invalid operator$'
 expect_rc 0 kpmod list
 grep -q pg2 /tmp/.out && fail "a probe with a bad filter was added"
 expect_rc 0 kpmod add --enable --filter 'nr == 7000003 || nr == 7000007' 'p:kpf/pg2 find_task_by_vpid nr=$arg1:s32'
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-kpmod-work getpgid 10 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- kpmod-work getpgid 10 7000000
 expect_rc 0 kpmod disable kpf/pg2
 [ "$(grep ' kpmod-work-' /tmp/t.txt | grep -c ' pg2: ')" -eq 2 ] || fail "add --filter: not 2 events"
 expect_rc 0 kpmod filter kpf/pg2
@@ -72,16 +60,13 @@ expect_grep '^none$'
 expect_rc 0 kpmod add 'p:kpf/op do_sys_openat2 path=+0($arg2):ustring'
 expect_rc 0 kpmod filter kpf/op 'path ~ "/tmp/kpf-*" && path != "/tmp/kpf-skip" && comm == "kpf-opener"'
 expect_rc 0 kpmod enable kpf/op
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-kpmod-work name kpf-opener open /tmp/kpf-a 3
-kpmod-work name kpf-opener open /tmp/kpf-skip 2
-kpmod-work name kpf-opener open /tmp/other 2
-kpmod-work name other open /tmp/kpf-b 2
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+workload() {
+	kpmod-work name kpf-opener open /tmp/kpf-a 3
+	kpmod-work name kpf-opener open /tmp/kpf-skip 2
+	kpmod-work name kpf-opener open /tmp/other 2
+	kpmod-work name other open /tmp/kpf-b 2
+}
+capture_trace /tmp/t.txt -- workload
 expect_rc 0 kpmod disable kpf/op
 n=$(grep -c ' op: .*path="/tmp/kpf-a"$' /tmp/t.txt)
 all=$(grep -c ' op: ' /tmp/t.txt)
@@ -132,13 +117,7 @@ while IFS= read -r f; do
 	echo >$T/trace
 	echo 1 >$T/events/kpfo/pg/enable
 	expect_rc 0 kpmod enable kpfo/pg
-	kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-	tpid=$!
-	wait_reader $tpid
-	kpmod-work name kpf-work getpgid 64 8000000
-	sleep 1
-	kill -INT $tpid
-	wait $tpid || fail "trace exited $?"
+	capture_trace /tmp/t.txt -- kpmod-work name kpf-work getpgid 64 8000000
 	echo 0 >$T/events/kpfo/pg/enable
 	expect_rc 0 kpmod disable kpfo/pg
 	grep ' kpf-work-' $T/trace | sed 's/.* nr=//' >/tmp/k.txt

@@ -179,13 +179,7 @@ expect_rc 0 kpmod enable kph/pg
 expect_rc 0 kpmod trigger kph/pg 'traceoff:1 if nr == 7000005'
 expect_rc 0 kpmod trigger kph/pg
 expect_grep '^traceoff:count=1 if nr == 7000005$'
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-$W getpgid 10 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- $W getpgid 10 7000000
 expect_rc 0 kpmod tracing
 expect_grep '^off$'
 expect_rc 0 kpmod trigger kph/pg
@@ -202,13 +196,7 @@ expect_rc 0 kpmod disable kph/pg
 expect_rc 0 kpmod trigger kph/pg 'stacktrace:2 if nr >= 7000003'
 expect_rc 0 kpmod trigger kph/pg
 expect_grep '^stacktrace:count=2 if nr >= 7000003$'
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-$W getpgid 10 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- $W getpgid 10 7000000
 [ "$(grep -c ' kph-work-.* <stack trace>$' /tmp/t.txt)" -eq 2 ] ||
 	{ cat /tmp/t.txt; fail "stacktrace:2 did not give exactly 2 stacks"; }
 [ "$(grep -A 1 '<stack trace>$' /tmp/t.txt | grep -c '^ => find_task_by_vpid+0x')" -eq 2 ] ||
@@ -224,13 +212,7 @@ expect_grep '^stacktrace:count=0 if nr >= 7000003$'
 expect_rc 0 kpmod trigger kph/pg '!stacktrace'
 expect_rc 0 kpmod enable kph/pg
 expect_rc 0 kpmod trigger kph/pg 'stacktrace:1 if nr == 7000001'
-kpmod trace --json >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-$W getpgid 3 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture /tmp/t.txt "trace --json" -- $W getpgid 3 7000000
 # The stack right after its event (nr 7000001): same task, same time.
 grep '"task":"kph-work"' /tmp/t.txt >/tmp/j.txt
 [ "$(grep -c '"kind":"stack"' /tmp/j.txt)" -eq 1 ] || { cat /tmp/t.txt; fail "--json: not exactly one stack"; }
@@ -247,13 +229,7 @@ expect_rc 0 kpmod disable kph/pg
 expect_rc 0 kpmod add 'r:kph/pg2 find_task_by_vpid nr=$arg1:s32'
 expect_rc 0 kpmod trigger kph/pg 'enable_event:kph:pg2:1 if nr == 7000005'
 expect_rc 5 kpmod del kph/pg2
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-$W getpgid 10 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- $W getpgid 10 7000000
 grep ' kph-work-.* pg2: ' /tmp/t.txt | sed 's/.* nr=//' >/tmp/v.txt
 seq 7000005 7000009 | diff - /tmp/v.txt || fail "enable_event: not the events from 7000005 on"
 grep -q ' pg: ' /tmp/t.txt && fail "pg, not enabled, recorded events"
@@ -466,13 +442,7 @@ echo >$T/trace
 echo 'stacktrace:1 if nr == 7000004' >>$T/events/kpho/pg/trigger || fail "the kernel refused stacktrace"
 echo 1 >$T/events/kpho/pg/enable
 expect_rc 0 kpmod trigger kpho/pg 'stacktrace:1 if nr == 7000004'
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-$W getpgid 10 7000000
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- $W getpgid 10 7000000
 echo 0 >$T/events/kpho/pg/enable
 echo '!stacktrace' >>$T/events/kpho/pg/trigger
 expect_rc 0 kpmod trigger kpho/pg '!stacktrace'

@@ -66,13 +66,7 @@ expect_rc 0 kpmod trigger rd '!hist:keys=stacktrace if comm == "dd"'
 # /arg2 > 8192/: only the events above a size.
 expect_rc 0 kpmod filter rd 'size > 8192 && comm == "dd"'
 expect_rc 0 kpmod enable rd
-kpmod trace >/tmp/t.txt 2>/tmp/t.err &
-tpid=$!
-wait_reader $tpid
-work
-sleep 1
-kill -INT $tpid
-wait $tpid || fail "trace exited $?"
+capture_trace /tmp/t.txt -- work
 expect_rc 0 kpmod disable rd
 [ "$(grep -c ' rd: .* size=16384$' /tmp/t.txt)" -eq 50 ] || fail "not the 50 reads above 8192"
 [ "$(grep -c ' rd: ' /tmp/t.txt)" -eq 50 ] || fail "other reads got through"

@@ -8,29 +8,15 @@
 # "Kernel crashes under an emulator").
 #   KPMOD_STORM_SECS (default 60) sets the length.
 . "$KPMOD_LIB"
+. "$KPMOD_STORM"
 secs=${KPMOD_STORM_SECS:-60}
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 last=$((ncpu - 1))
 load_kpmod
-now() { cut -d. -f1 /proc/uptime; }
 end=$(($(now) + secs))
 out=/tmp/storm
 rm -rf $out
 mkdir -p $out
-
-# What the bug report ran: add, enable, one read, disable, delete.
-churn() {
-	n=$1 i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		kpmod add "p:st/a$n vfs_read" "r:st/b$n vfs_read \$retval" || bad=$((bad + 1))
-		kpmod enable st/a$n st/b$n || bad=$((bad + 1))
-		head -c 1 /proc/version >/dev/null
-		kpmod disable st/a$n st/b$n || bad=$((bad + 1))
-		kpmod del st/a$n st/b$n || bad=$((bad + 1))
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/churn$n
-}
 
 # The fastest crasher: enable and disable only, probes registered throughout.
 toggle() {
@@ -79,36 +65,6 @@ kallsyms() {
 	echo "$i 0" >$out/kallsyms
 }
 
-# Readers attach to every ring, read for a while, and die by SIGKILL.
-readers() {
-	i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		kpmod trace >/dev/null 2>$out/reader.err &
-		pid=$!
-		sleep 0.$((3 + i % 7))
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		# 137: killed, as meant.  Anything else: it failed by itself.
-		rc=$?
-		[ $rc -eq 137 ] || { bad=$((bad + 1)); cat $out/reader.err; }
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/readers
-}
-
-# The last CPU goes offline and online.
-hotplug() {
-	i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		echo 0 >/sys/devices/system/cpu/cpu$last/online || bad=$((bad + 1))
-		sleep 0.3
-		echo 1 >/sys/devices/system/cpu/cpu$last/online || bad=$((bad + 1))
-		sleep 0.3
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/hotplug
-}
-
 # A hundred probes added and deleted in one command each, so that a dump
 # spans several messages while they change: NLM_F_DUMP_INTR.
 bulk() {
@@ -127,20 +83,10 @@ bulk() {
 	echo "$i $bad" >$out/bulk
 }
 
-# Dumps while probes come and go: an interrupted dump is retried, never failed.
-lister() {
-	i=0 bad=0
-	while [ "$(now)" -lt $end ]; do
-		kpmod list >/dev/null 2>$out/list.err || { bad=$((bad + 1)); cat $out/list.err; }
-		i=$((i + 1))
-	done
-	echo "$i $bad" >$out/lister
-}
-
 expect_rc 0 kpmod add 'p:st/tp vfs_read' 'r:st/tr vfs_read $retval'
-churn 1 &
-churn 2 &
-churn 3 &
+churn 1 st &
+churn 2 st &
+churn 3 st &
 toggle &
 kallsyms &
 readers &
@@ -148,19 +94,13 @@ bulk &
 lister &
 sitechurn &
 jobs="churn1 churn2 churn3 toggle kallsyms readers bulk lister sitechurn"
-if [ "$ncpu" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu$last/online ]; then
+if can_hotplug; then
 	hotplug &
 	jobs="$jobs hotplug"
 fi
 wait
-note "storm of $secs s on $ncpu CPUs survived"
-for j in $jobs; do
-	[ -s $out/$j ] || fail "$j did not finish"
-	read -r rounds bad <$out/$j
-	note "$j: $rounds rounds, $bad failed"
-	[ "$rounds" -gt 0 ] || fail "$j never ran"
-	[ "$bad" -eq 0 ] || fail "$j: $bad commands failed"
-done
+# shellcheck disable=SC2086
+storm_results storm $jobs
 
 # Nothing left but the toggled pair; then nothing at all.
 expect_rc 0 kpmod list

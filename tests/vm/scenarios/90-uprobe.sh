@@ -138,17 +138,13 @@ fi
 [ "$(kpmod-utarget sem)" = 0 ] || fail "the semaphore is open before anything is armed"
 [ -z "$oracle" ] || echo 1 >"$T/events/ut/enable"
 expect_rc 0 kpmod enable 'ut/*'
-kpmod record -o /tmp/u.kpm 2>/tmp/rec.err &
-rpid=$!
-wait_reader $rpid
-[ "$(kpmod-utarget sem)" = 1 ] || fail "the semaphore did not open the marker's guard"
-kpmod-utarget run $N
-sleep 1
-kill -INT $rpid
-wait $rpid || fail "record exited $?"
+workload() {
+	[ "$(kpmod-utarget sem)" = 1 ] || fail "the semaphore did not open the marker's guard"
+	kpmod-utarget run $N
+}
+capture /tmp/rec.out "record -o /tmp/u.kpm" -- workload
 [ -z "$oracle" ] || echo 0 >"$T/events/ut/enable"
 expect_rc 0 kpmod disable all
-cat /tmp/rec.err
 kpmod report /tmp/u.kpm >/tmp/kpmod.raw || fail "report failed"
 expect_rc 0 kpmod stat
 # Disarmed: the guard closes again (the kernel's too, once disabled).

@@ -55,7 +55,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 # kpmod(8): its version and definition error codes come from the sources.
-doc/kpmod.8: doc/kpmod.8.in doc/gen-man userspace/parse_err.h VERSION
+doc/kpmod.8: doc/kpmod.8.in doc/gen-man userspace/lib/def/parse_err.h VERSION
 	doc/gen-man $@
 
 install: userspace doc/kpmod.8

@@ -1,6 +1,6 @@
 # The filter compiler against the kernel's own: each expression is written
 # to the filter of a kprobe_events event and compiled by kpmod's compiler
-# (kpmod-filtercheck runs userspace/filter.c) over the same fields.  What
+# (kpmod-filtercheck runs userspace/lib/filter/filter.c) over the same fields.  What
 # the filter file shows afterwards must be what kpmod shows, byte for byte:
 # the expression when accepted; the expression, the caret and the kernel's
 # message when refused.  Where the kernel refuses without a message

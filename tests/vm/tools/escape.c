@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kpmod-escape: copies stdin to stdout line by line, escaping each line's
- * bytes as kpmod trace does (userspace/escape.c, the same code).  The
+ * bytes as kpmod trace does (userspace/lib/base/escape.c, the same code).  The
  * oracle passes ftrace's raw trace through it before comparing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "userspace/escape.h"
+#include "userspace/lib/base/escape.h"
 
 int main(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kpmod-filtercheck: the filter compiler (userspace/filter.c, the same
+ * kpmod-filtercheck: the filter compiler (userspace/lib/filter/filter.c, the same
  * code) against a probe's fields, printing what tracefs' filter file shows
  * after writing the same expression: the expression when it compiles, the
  * expression, a caret, "parse_error: MSG" and an empty line when it does
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "userspace/filter.h"
+#include "userspace/lib/filter/filter.h"
 
 #define KP_MAX_FIELDS 64
 

@@ -20,7 +20,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "Shows the loaded module's version, architecture, kernel, CPUs,\n"
 	  "the number of probes registered and the buffer settings, then what\n"
 	  "one-shot runs killed with SIGKILL left behind. --json prints one\n"
-	  "object (see README).\n" },
+	  "object (see doc/usage.md).\n" },
 	{ "add", kp_cmd_add, "add probes (kprobe_events syntax)",
 	  "usage: kpmod add [--enable] [--filter EXPR] [--dry-run [--arch ARCH]] [-f FILE] [--] DEF... | -\n"
 	  "Adds probes defined as for kprobe_events:\n"
@@ -72,7 +72,7 @@ const struct kp_cmd kp_cmds[] = {
 	{ "list", kp_cmd_list, "print the probe definitions",
 	  "usage: kpmod list [--json]\n"
 	  "Prints every probe's definition as kprobe_events prints it. --json\n"
-	  "prints one array of objects, with each probe's state (see README).\n" },
+	  "prints one array of objects, with each probe's state (see doc/usage.md).\n" },
 	{ "enable", kp_cmd_enable, "enable probes",
 	  "usage: kpmod enable EVENT|GROUP/EVENT|GROUP/*|all ...\n"
 	  "Enables probes. All of a request's probes change, or none does.\n" },
@@ -94,7 +94,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "signedness, and the print format. Offsets and sizes are those of\n"
 	  "kpmod's records (a 64-byte header, a fault bitmap, then the\n"
 	  "arguments); types and the print format are the kernel's for the same\n"
-	  "definition. --json prints one object (see README).\n" },
+	  "definition. --json prints one object (see doc/usage.md).\n" },
 	{ "filter", kp_cmd_filter, "show, set or clear a probe's event filter",
 	  "usage: kpmod filter EVENT|GROUP/EVENT [EXPR | 0]\n"
 	  "Without EXPR, prints the probe's filter (or none). EXPR is written as\n"
@@ -129,7 +129,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "totals (Hits, Entries, Dropped: updates lost to a full table).\n"
 	  "--graph prints as bpftrace prints: a .log2 or .buckets=N key as\n"
 	  "hist()/lhist() rows with bars, other keys as a map by count. --json\n"
-	  "prints one JSON object per table (see README). --prometheus prints\n"
+	  "prints one JSON object per table (see doc/usage.md). --prometheus prints\n"
 	  "them in Prometheus' text format: kpmod_hist_hitcount and\n"
 	  "kpmod_hist_value (value=NAME), labelled by the keys.\n"
 	  "--interval prints and clears the tables every SECONDS until Ctrl-C.\n"
@@ -169,7 +169,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "offset a uprobe goes on, its semaphore's file offset (the reference\n"
 	  "counter to pass with it) or none, the argument specs and each one as\n"
 	  "a uprobe_events FETCHARG, or why it cannot be one. --json prints one\n"
-	  "array of objects, one per place (see README). Needs no module.\n" },
+	  "array of objects, one per place (see doc/usage.md). Needs no module.\n" },
 	{ "trace", kp_cmd_trace, "stream events as ftrace's trace text or JSON",
 	  "usage: kpmod trace [--json] [-o FILE] [--duration SECONDS] [--count N]\n"
 	  "                   [DEF|EVENT|GLOB ...] [-- COMMAND [ARGS...]]\n"

@@ -86,7 +86,6 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 
 int kp_cmd_add(int argc, char **argv)
 {
-	const struct kp_arch *arch;
 	struct kp_def_parser *dp = NULL;
 	struct kp_defs d = { 0 };
 	struct kp_status st;
@@ -167,18 +166,9 @@ int kp_cmd_add(int argc, char **argv)
 	ret = kp_session_open("add", &nl, &st);
 	if (ret)
 		goto out;
-	arch = kp_arch_by_name(st.arch);
-	if (!arch) {
-		kp_msg("add", "the module runs on '%s', which this CLI does not know\n", st.arch);
-		ret = KP_EXIT_MISMATCH;
+	ret = kp_def_parser_for_module("add", &st, &dp);
+	if (ret)
 		goto close;
-	}
-	dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
-	if (!dp) {
-		kp_msg("add", "out of memory\n");
-		ret = KP_EXIT_ERROR;
-		goto close;
-	}
 	for (i = 0; i < d.n; i++) {
 		struct kp_def_item *it = &d.items[i];
 

@@ -126,6 +126,7 @@ static char *kp_rest(char *s)
 static int kp_buffer_line(struct kp_apply *a, char *args, const char *where)
 {
 	char *w;
+	int mode;
 
 	for (w = strtok(args, " \t"); w; w = strtok(NULL, " \t")) {
 		if (!strncmp(w, "size=", 5)) {
@@ -134,8 +135,8 @@ static int kp_buffer_line(struct kp_apply *a, char *args, const char *where)
 					where, w + 5);
 				return KP_EXIT_USAGE;
 			}
-		} else if (!strncmp(w, "mode=", 5) && kp_parse_buf_mode(w + 5) >= 0) {
-			a->buf_mode = kp_parse_buf_mode(w + 5);
+		} else if (!strncmp(w, "mode=", 5) && (mode = kp_parse_buf_mode(w + 5)) >= 0) {
+			a->buf_mode = mode;
 		} else {
 			fprintf(stderr, "%s: buffer takes size=SIZE and mode=discard|overwrite, not '%s'\n",
 				where, w);
@@ -737,7 +738,6 @@ int kp_cmd_apply(int argc, char **argv)
 	struct kp_apply a = { .state = KP_APPLY_STATE, .buf_mode = -1 };
 	struct kp_probe_list l = { 0 };
 	struct kp_def_parser *dp = NULL;
-	const struct kp_arch *arch;
 	unsigned int ntexts = 0;
 	bool untargeted = false;
 	char **texts = NULL, *state;
@@ -761,12 +761,9 @@ int kp_cmd_apply(int argc, char **argv)
 	ret = kp_session_open("apply", &a.nl, &a.st);
 	if (ret)
 		return ret;
-	arch = kp_arch_by_name(a.st.arch);
-	dp = arch ? kp_def_parser_new(arch, KP_SYMS_KALLSYMS) : NULL;
-	if (!dp) {
-		ret = arch ? KP_EXIT_ERROR : KP_EXIT_MISMATCH;
+	ret = kp_def_parser_for_module("apply", &a.st, &dp);
+	if (ret)
 		goto out;
-	}
 	/* Every definition, then every directive: all checked before any change. */
 	for (i = optind; i < argc && !ret; i++)
 		ret = kp_apply_read(&a, dp, argv[i], true);

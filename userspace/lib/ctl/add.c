@@ -342,21 +342,14 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
 		unsigned int n, const struct kp_add_how *how, struct kp_event_name *names,
 		unsigned int *nnames)
 {
-	const struct kp_arch *arch = kp_arch_by_name(st->arch);
 	struct kp_def_parser *dp;
 	struct kp_defs d = { 0 };
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	if (!arch) {
-		kp_msg(NULL, "the module runs on '%s', which this CLI does not know\n", st->arch);
-		return KP_EXIT_MISMATCH;
-	}
-	dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
-	if (!dp) {
-		kp_msg(NULL, "out of memory\n");
-		ret = KP_EXIT_ERROR;
-	}
+	ret = kp_def_parser_for_module(NULL, st, &dp);
+	if (ret)
+		return ret;
 	for (i = 0; i < n && !ret; i++)
 		if (kp_defs_push(&d, texts[i], NULL, 0))
 			ret = KP_EXIT_ERROR;
@@ -401,6 +394,24 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 		dp->resolve = resolvers[check];
 	}
 	return dp;
+}
+
+int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
+			     struct kp_def_parser **dp)
+{
+	const struct kp_arch *arch = kp_arch_by_name(st->arch);
+
+	*dp = NULL;
+	if (!arch) {
+		kp_msg(cmd, "the module runs on '%s', which this CLI does not know\n", st->arch);
+		return KP_EXIT_MISMATCH;
+	}
+	*dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
+	if (!*dp) {
+		kp_msg(cmd, "out of memory\n");
+		return KP_EXIT_ERROR;
+	}
+	return 0;
 }
 
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,

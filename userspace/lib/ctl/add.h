@@ -64,6 +64,13 @@ enum kp_sym_check {
 	KP_SYMS_NONE,		/* not checked (another machine's definitions) */
 };
 struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check);
+/*
+ * The parser for what the module says it runs on (@st's arch), symbols
+ * checked against kallsyms: 0 and *@dp, or the exit code of the error
+ * said (as @cmd: an arch this CLI does not know, out of memory).
+ */
+int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
+			     struct kp_def_parser **dp);
 /* 0, or the exit code of the error reported. */
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
 			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def);

@@ -445,6 +445,8 @@ int kp_hist_trigger_parse(const char *param, const struct kp_filter_fields *ff,
 	int ret = -EINVAL;
 
 	snprintf(c.cmd, sizeof(c.cmd), "hist:%s", param ? param : "");
+	if (filter_len)
+		filter_out[0] = '\0';
 	if (!param) {
 		kp_gram_err(err, NULL, NULL, "kpmod: a hist needs keys=");
 		return -EINVAL;

@@ -389,37 +389,9 @@ static int text_value(struct sb *b, const struct kp_view *v,
 	}
 }
 
+/* The arguments as ftrace prints them (walk_args(), below with JSON's). */
 static int text_args(struct sb *b, const struct kp_view *v,
-		     const struct kp_probe_desc *p, const struct kp_ksyms *ks)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < p->nargs; i++) {
-		const struct kp_arg_desc *a = &p->args[i];
-		const uint8_t *slot = v->slots + a->offset;
-		uint32_t es = kp_elem_size(a);
-
-		sb_putc(b, ' ');
-		sb_puts(b, a->name);
-		sb_putc(b, '=');
-		if (arg_faulted(v, i)) {
-			sb_puts(b, "(fault)");
-			continue;
-		}
-		if (!a->count) {
-			if (text_value(b, v, a, slot, ks))
-				return -EBADMSG;
-			continue;
-		}
-		sb_putc(b, '{');
-		for (j = 0; j < a->count; j++) {
-			if (text_value(b, v, a, slot + j * es, ks))
-				return -EBADMSG;
-			sb_putc(b, j == a->count - 1 ? '}' : ',');
-		}
-	}
-	return 0;
-}
+		     const struct kp_probe_desc *p, const struct kp_ksyms *ks);
 
 /* seq_print_ip_sym(): "0" for a zero address. */
 /*
@@ -663,41 +635,94 @@ static int json_value(struct sb *b, const struct kp_view *v,
 	}
 }
 
-static int json_args(struct sb *b, const struct kp_view *v,
-		     const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+/* ---- the argument walk, one for both forms ---- */
+
+typedef int (*kp_value_fn)(struct sb *b, const struct kp_view *v, const struct kp_arg_desc *a,
+			   const uint8_t *p, const struct kp_ksyms *ks);
+
+/* How a form writes a record's arguments around their values. */
+struct kp_arg_form {
+	const char *open, *close;	/* around the list */
+	char lead;			/* before every argument */
+	char sep;			/* between two arguments */
+	bool quote_name;		/* the name as a JSON string */
+	char assign;			/* between the name and the value */
+	const char *fault;		/* a value the probe could not read */
+	char arr_open, arr_sep, arr_close;	/* around and between elements */
+	kp_value_fn value;
+};
+
+/* ftrace's " name=value" and "{a,b}" */
+static const struct kp_arg_form kp_text_form = {
+	.open = "", .close = "", .lead = ' ', .assign = '=', .fault = "(fault)",
+	.arr_open = '{', .arr_sep = ',', .arr_close = '}', .value = text_value,
+};
+
+/* ,"args":{"name":value,...} and [a,b] */
+static const struct kp_arg_form kp_json_form = {
+	.open = ",\"args\":{", .close = "}", .sep = ',', .quote_name = true, .assign = ':',
+	.fault = "null", .arr_open = '[', .arr_sep = ',', .arr_close = ']', .value = json_value,
+};
+
+/*
+ * Every argument of @p in the record @v, as @f says.  Inlined with the
+ * form a constant: each caller gets its own walk, no call through @f.
+ */
+static inline __attribute__((always_inline)) int
+walk_args(struct sb *b, const struct kp_view *v, const struct kp_probe_desc *p,
+	  const struct kp_ksyms *ks, const struct kp_arg_form *f)
 {
 	uint32_t i, j;
 
-	sb_printf(b, ",\"args\":{");
+	if (*f->open)
+		sb_puts(b, f->open);
 	for (i = 0; i < p->nargs; i++) {
 		const struct kp_arg_desc *a = &p->args[i];
 		const uint8_t *slot = v->slots + a->offset;
 		uint32_t es = kp_elem_size(a);
 
-		if (i)
-			sb_putc(b, ',');
-		sb_json_string(b, a->name, strlen(a->name));
-		sb_putc(b, ':');
+		if (f->lead)
+			sb_putc(b, f->lead);
+		if (f->sep && i)
+			sb_putc(b, f->sep);
+		if (f->quote_name)
+			sb_json_string(b, a->name, strlen(a->name));
+		else
+			sb_puts(b, a->name);
+		sb_putc(b, f->assign);
 		if (arg_faulted(v, i)) {
-			sb_printf(b, "null");
+			sb_puts(b, f->fault);
 			continue;
 		}
 		if (!a->count) {
-			if (json_value(b, v, a, slot, ks))
+			if (f->value(b, v, a, slot, ks))
 				return -EBADMSG;
 			continue;
 		}
-		sb_putc(b, '[');
+		sb_putc(b, f->arr_open);
 		for (j = 0; j < a->count; j++) {
 			if (j)
-				sb_putc(b, ',');
-			if (json_value(b, v, a, slot + j * es, ks))
+				sb_putc(b, f->arr_sep);
+			if (f->value(b, v, a, slot + j * es, ks))
 				return -EBADMSG;
 		}
-		sb_putc(b, ']');
+		sb_putc(b, f->arr_close);
 	}
-	sb_putc(b, '}');
+	if (*f->close)
+		sb_puts(b, f->close);
 	return 0;
+}
+
+static int text_args(struct sb *b, const struct kp_view *v,
+		     const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	return walk_args(b, v, p, ks, &kp_text_form);
+}
+
+static int json_args(struct sb *b, const struct kp_view *v,
+		     const struct kp_probe_desc *p, const struct kp_ksyms *ks)
+{
+	return walk_args(b, v, p, ks, &kp_json_form);
 }
 
 /* "group" and "event" of a record's probe, or its id when unknown. */

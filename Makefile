@@ -14,12 +14,12 @@
 #                      and on the PREEMPT_RT and 16K-page flavours
 # make check-newest    the newest kernel Debian serves (sid, experimental,
 #                      backports): built against, booted on both arches
-#                      with the smoke set (tests/check-newest)
+#                      with the smoke set (tests/drivers/check-newest)
 # make storm           the storm scenario for 5 minutes on every guest
 # make stress          the reliability campaign on the debug kernel: 1,000,000
 #                      fuzzed netlink requests, 1,000 probes at once, failed
 #                      allocations, the storms on 4 CPUs and the soak for
-#                      10 minutes, the parsers' fuzz targets (tests/stress)
+#                      10 minutes, the parsers' fuzz targets (tests/drivers/stress)
 #                      (KPMOD_STORM_SECS=N to change; make check runs 60 s)
 # make fuzz            the parsers' libFuzzer targets (tests/fuzz), one after
 #                      another, FUZZ_SECS each (default 600; clang needed)
@@ -69,10 +69,10 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/kpmod
 
 docs-check:
-	tests/docs
+	tests/drivers/docs
 
 check:
-	tests/check
+	tests/drivers/check
 
 demo:
 	tests/demo/run
@@ -83,24 +83,24 @@ bench:
 
 # checkpatch --strict, sparse and the docs' links; also part of `make check`.
 lint:
-	tests/lint
+	tests/drivers/lint
 
 check-matrix:
-	tests/check-matrix
+	tests/drivers/check-matrix
 
 # Circles of includes or calls between files, commands calling commands
 # (doc/design.md's layout rules); also in `make lint`.
 layout-check:
-	tests/layout-check
+	tests/drivers/layout-check
 
 check-newest:
-	tests/check-newest
+	tests/drivers/check-newest
 
 storm:
-	tests/storm
+	tests/drivers/storm
 
 stress:
-	tests/stress
+	tests/drivers/stress
 
 FUZZ_SECS ?= 600
 fuzz:

@@ -1,4 +1,4 @@
-# Guest half of tests/prometheus: real counters from the module, frozen,
+# Guest half of tests/drivers/prometheus: real counters from the module, frozen,
 # then `kpmod stat` and `kpmod stat --prometheus` between markers on the
 # console, for node_exporter on the host to serve.
 . "$KPMOD_LIB"

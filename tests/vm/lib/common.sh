@@ -7,9 +7,9 @@ export KPMOD_CACHE
 log() { printf '%s\n' "vm: $*" >&2; }
 die() { printf '%s\n' "vm: error: $*" >&2; exit 2; }
 
-# The guests (KERNEL/ARCH) of `make check` (tests/check): every scenario
+# The guests (KERNEL/ARCH) of `make check` (tests/drivers/check): every scenario
 # on CHECK_FULL, the smoke set (tests/vm/smoke.list) on CHECK_SMOKE; and
-# of `make check-matrix` (tests/check-matrix): every scenario on each.
+# of `make check-matrix` (tests/drivers/check-matrix): every scenario on each.
 CHECK_FULL="6.1/x86_64 6.1/arm64 debug/x86_64"
 CHECK_SMOKE="6.12/x86_64 5.10/x86_64 5.10/arm64 6.12/arm64 7.3/x86_64 7.3/arm64"
 MATRIX_GUESTS="5.10/x86_64 5.10/arm64 6.1/x86_64 6.1/arm64 6.12/x86_64 6.12/arm64 7.3/x86_64 7.3/arm64 6.12-rt/x86_64 6.12-rt/arm64 7.3-rt/x86_64 7.3-rt/arm64 7.3-16k/arm64"

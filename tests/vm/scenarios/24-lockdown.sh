@@ -1,7 +1,7 @@
 # Kernel lockdown, as on a Secure Boot machine.  Needs the lockdown LSM
 # and module signing (the debug kernel, whose build makes a signing key the
 # harness signs kpmod.ko with), booted with lockdown=integrity or
-# lockdown=confidentiality: tests/check boots it both ways.  Under either,
+# lockdown=confidentiality: tests/drivers/check boots it both ways.  Under either,
 # only the signed kpmod.ko loads.  Under confidentiality every probe is
 # refused, as kprobe_events refuses; under integrity probes work, until
 # lockdown is raised to confidentiality at run time.

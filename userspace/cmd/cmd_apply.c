@@ -91,7 +91,7 @@ static struct kp_want *kp_want_named(struct kp_apply *a, const char *spec, const
 	unsigned int i;
 
 	if (kp_split_event_name(spec, group, sizeof(group), event, sizeof(event))) {
-		fprintf(stderr, "%s: bad event name '%s'\n", where, spec);
+		kp_msg_at(where, "bad event name '%s'\n", spec);
 		return NULL;
 	}
 	for (i = 0; i < a->nwant; i++) {
@@ -99,14 +99,14 @@ static struct kp_want *kp_want_named(struct kp_apply *a, const char *spec, const
 		    (group[0] && strcmp(a->want[i].name.group, group)))
 			continue;
 		if (found) {
-			fprintf(stderr, "%s: '%s' is in several groups: name it GROUP/EVENT\n",
-				where, spec);
+			kp_msg_at(where, "'%s' is in several groups: name it GROUP/EVENT\n",
+				spec);
 			return NULL;
 		}
 		found = &a->want[i];
 	}
 	if (!found)
-		fprintf(stderr, "%s: '%s' is not defined in these files\n", where, spec);
+		kp_msg_at(where, "'%s' is not defined in these files\n", spec);
 	return found;
 }
 
@@ -131,15 +131,15 @@ static int kp_buffer_line(struct kp_apply *a, char *args, const char *where)
 	for (w = strtok(args, " \t"); w; w = strtok(NULL, " \t")) {
 		if (!strncmp(w, "size=", 5)) {
 			if (kp_parse_size(w + 5, &a->buf_size) || !kpmod_buf_size_valid(a->buf_size)) {
-				fprintf(stderr, "%s: buffer size '%s': a power of two from 64K to 256M\n",
-					where, w + 5);
+				kp_msg_at(where, "buffer size '%s': " KP_BUF_SIZE_RULE "\n",
+					w + 5);
 				return KP_EXIT_USAGE;
 			}
 		} else if (!strncmp(w, "mode=", 5) && (mode = kp_parse_buf_mode(w + 5)) >= 0) {
 			a->buf_mode = mode;
 		} else {
-			fprintf(stderr, "%s: buffer takes size=SIZE and mode=discard|overwrite, not '%s'\n",
-				where, w);
+			kp_msg_at(where, "buffer takes size=SIZE and mode=discard|overwrite, not '%s'\n",
+				w);
 			return KP_EXIT_USAGE;
 		}
 	}
@@ -167,7 +167,7 @@ static int kp_apply_line(struct kp_apply *a, struct kp_def_parser *dp, char *lin
 			return KP_EXIT_ERROR;
 		ret = kp_def_parser_parse(dp, line, src, lineno, &op, def);
 		if (!ret && kp_want_find(a, def->group, def->event)) {
-			fprintf(stderr, "%s: %s/%s is defined twice\n", where, def->group, def->event);
+			kp_msg_at(where, "%s/%s is defined twice\n", def->group, def->event);
 			ret = KP_EXIT_USAGE;
 		}
 		if (!ret) {
@@ -197,12 +197,12 @@ static int kp_apply_line(struct kp_apply *a, struct kp_def_parser *dp, char *lin
 	if (!strcmp(line, "buffer"))
 		return rest ? kp_buffer_line(a, rest, where) : 0;
 	if (strcmp(line, "filter") && strcmp(line, "trigger") && strcmp(line, "enable")) {
-		fprintf(stderr, "%s: '%s': a line is a definition (p:, r:), filter, trigger, enable or buffer\n",
-			where, line);
+		kp_msg_at(where, "'%s': a line is a definition (p:, r:), filter, trigger, enable or buffer\n",
+			line);
 		return KP_EXIT_USAGE;
 	}
 	if (!rest) {
-		fprintf(stderr, "%s: %s needs an EVENT\n", where, line);
+		kp_msg_at(where, "%s needs an EVENT\n", line);
 		return KP_EXIT_USAGE;
 	}
 	if (!strcmp(line, "enable")) {
@@ -221,7 +221,7 @@ static int kp_apply_line(struct kp_apply *a, struct kp_def_parser *dp, char *lin
 		if (!w)
 			return KP_EXIT_USAGE;
 		if (!what) {
-			fprintf(stderr, "%s: %s %s needs an expression\n", where, line, rest);
+			kp_msg_at(where, "%s %s needs an expression\n", line, rest);
 			return KP_EXIT_USAGE;
 		}
 		if (!strcmp(line, "filter")) {
@@ -234,9 +234,9 @@ static int kp_apply_line(struct kp_apply *a, struct kp_def_parser *dp, char *lin
 			kp_filter_code_free(&code);
 			if (ret == -EINVAL) {
 				kp_filter_error_format(out, sizeof(out), what, &ferr);
-				fprintf(stderr, "%s: the filter does not parse:\n%s", where, out);
+				kp_msg_at(where, "the filter does not parse:\n%s", out);
 			} else if (ret) {
-				fprintf(stderr, "%s: %s\n", where, ret == -EPERM ? why : "out of memory");
+				kp_msg_at(where, "%s\n", ret == -EPERM ? why : "out of memory");
 			}
 			if (ret)
 				return ret == -ENOMEM ? KP_EXIT_ERROR : KP_EXIT_BADFILTER;
@@ -252,14 +252,13 @@ static int kp_apply_line(struct kp_apply *a, struct kp_def_parser *dp, char *lin
 				return KP_EXIT_ERROR;
 			ret = kp_trigger_parse(what, w->ff, t, &terr);
 			if (!ret && t->remove) {
-				fprintf(stderr, "%s: a file lists the triggers to have: drop the line instead of '!'\n",
-					where);
+				kp_msg_at(where, "a file lists the triggers to have: drop the line instead of '!'\n");
 				ret = -EINVAL;
 				terr.msg[0] = '\0';
 			}
 			free(t);
 			if (ret && terr.msg[0]) {
-				fprintf(stderr, "%s: the trigger does not parse: %s\n", where, terr.msg);
+				kp_msg_at(where, "the trigger does not parse: %s\n", terr.msg);
 				return KP_EXIT_BADTRIGGER;
 			}
 			if (ret)

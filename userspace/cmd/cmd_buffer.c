@@ -48,7 +48,7 @@ int kp_cmd_buffer(int argc, char **argv)
 		return KP_EXIT_USAGE;
 	}
 	if (size && !kpmod_buf_size_valid(size)) {
-		kp_msg("buffer", "size must be a power of two from 64K to 256M\n");
+		kp_msg("buffer", "size must be " KP_BUF_SIZE_RULE "\n");
 		return KP_EXIT_USAGE;
 	}
 	ret = kp_session_open("buffer", &nl, &st);

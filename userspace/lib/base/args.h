@@ -24,4 +24,7 @@ int kp_parse_buf_mode(const char *name);
 /* Parses "64K", "1M", "1GiB", "1048576"; returns 0, or -1 (also past 2^64 - 1). */
 int kp_parse_size(const char *s, uint64_t *out);
 
+/* kpmod_buf_size_valid()'s rule, as the CLI's messages say it. */
+#define KP_BUF_SIZE_RULE "a power of two from 64K to 256M"
+
 #endif

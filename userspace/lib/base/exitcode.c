@@ -109,3 +109,13 @@ void kp_msg(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
+
+void kp_msg_at(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", where);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}

@@ -43,6 +43,8 @@ void kp_err_about(struct kp_err *e, const char *what);
  * and the message, its newline included.
  */
 void kp_msg(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A message about a place in a file: "FILE:LINE: " (@where) and the message. */
+void kp_msg_at(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Print "kpmod: CMD: what happened" as one line on @out. */
 void kp_err_print(FILE *out, const char *cmd, const struct kp_err *e);

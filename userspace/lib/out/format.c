@@ -738,6 +738,23 @@ static void json_probe(struct sb *b, const struct kpmod_record *rec, const struc
 	}
 }
 
+/* What every JSON record starts with: time, CPU, task, its probe and id. */
+static void json_context(struct sb *b, const struct kpmod_record *rec,
+			 const struct kp_probe_desc *p)
+{
+	char comm[17];
+
+	memcpy(comm, rec->comm, 16);
+	comm[16] = '\0';
+	sb_printf(b, "{\"ts\":%llu.%09llu,\"cpu\":%u,\"task\":",
+		  (unsigned long long)(rec->ts_ns / 1000000000),
+		  (unsigned long long)(rec->ts_ns % 1000000000), rec->cpu);
+	sb_json_string(b, comm, strlen(comm));
+	sb_printf(b, ",\"pid\":%u,\"tgid\":%u", rec->pid, rec->tgid);
+	json_probe(b, rec, p);
+	sb_printf(b, ",\"probe_id\":%u", rec->probe_id);
+}
+
 static void json_sym(struct sb *b, const char *key, const struct kp_ksyms *ks,
 		     uint64_t addr, bool with_offset)
 {
@@ -754,23 +771,14 @@ int kp_format_json(FILE *out, const struct kpmod_record *rec,
 	bool ret_probe = rec_is_return(rec, p), user = p && kp_kind_is_uprobe(p->kind);
 	struct kp_view v;
 	struct sb b;
-	char comm[17];
 	int ret = 0;
 
 	if (kp_view_init(&v, rec, p))
 		return -EBADMSG;
 	sb_init(&b);
-	memcpy(comm, rec->comm, 16);
-	comm[16] = '\0';
-	sb_printf(&b, "{\"ts\":%llu.%09llu,\"cpu\":%u,\"task\":",
-		  (unsigned long long)(rec->ts_ns / 1000000000),
-		  (unsigned long long)(rec->ts_ns % 1000000000), rec->cpu);
-	sb_json_string(&b, comm, strlen(comm));
-	sb_printf(&b, ",\"pid\":%u,\"tgid\":%u", rec->pid, rec->tgid);
-	json_probe(&b, rec, p);
-	sb_printf(&b, ",\"probe_id\":%u,\"kind\":\"%s\",\"ip\":\"0x%llx\"",
-		  rec->probe_id, ret_probe ? "return" : "entry",
-		  (unsigned long long)rec->ip);
+	json_context(&b, rec, p);
+	sb_printf(&b, ",\"kind\":\"%s\",\"ip\":\"0x%llx\"",
+		  ret_probe ? "return" : "entry", (unsigned long long)rec->ip);
 	/* A uprobe's addresses are the process': no kernel symbol names them. */
 	json_sym(&b, "func", user ? NULL : ks, rec->ip, !ret_probe);
 	if (ret_probe) {
@@ -808,19 +816,11 @@ int kp_format_stack_json(FILE *out, const struct kpmod_record *rec,
 	const struct kpmod_stack_rec *st = (const void *)rec;
 	char sym[KPMOD_MAX_SYMBOL_LEN + KPMOD_MAX_MODULE_LEN + 48];
 	struct sb b;
-	char comm[17];
 	uint32_t i;
 
 	sb_init(&b);
-	memcpy(comm, rec->comm, 16);
-	comm[16] = '\0';
-	sb_printf(&b, "{\"ts\":%llu.%09llu,\"cpu\":%u,\"task\":",
-		  (unsigned long long)(rec->ts_ns / 1000000000),
-		  (unsigned long long)(rec->ts_ns % 1000000000), rec->cpu);
-	sb_json_string(&b, comm, strlen(comm));
-	sb_printf(&b, ",\"pid\":%u,\"tgid\":%u", rec->pid, rec->tgid);
-	json_probe(&b, rec, p);
-	sb_printf(&b, ",\"probe_id\":%u,\"kind\":\"stack\",\"stack\":[", rec->probe_id);
+	json_context(&b, rec, p);
+	sb_printf(&b, ",\"kind\":\"stack\",\"stack\":[");
 	for (i = 0; i < st->nr; i++) {
 		kp_ksyms_snprint(ks, st->frames[i], true, sym, sizeof(sym));
 		sb_printf(&b, "%s{\"ip\":\"0x%llx\",\"sym\":", i ? "," : "",

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbolizing addresses the way the kernel's %pS does, and @SYM lookups. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ksyms.h"
@@ -106,34 +108,109 @@ START_TEST(near_names_for_hints)
 }
 END_TEST
 
-START_TEST(names_resolve_core_first)
+/*
+ * kp_ksyms_addr() and kp_ksyms_count_core() by a pass over the table (a
+ * few lookups) and by the name index (many): the same answers.
+ */
+static void lookup_by(struct kp_ksyms *k, bool by_pass)
+{
+	k->names->scans = by_pass ? 0 : KP_KSYMS_SCANS;
+}
+
+static void names_resolve(bool by_pass)
 {
 	struct kp_ksyms k;
 	uint64_t a = 0;
 
+#define BY(call) (lookup_by(&k, by_pass), (call))
 	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "dup", NULL, &a), 0);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "dup", NULL, &a)), 0);
 	ck_assert_uint_eq(a, 0xffffffff81300000ULL);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "dup", "foo", &a), 0);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "dup", "foo", &a)), 0);
 	ck_assert_uint_eq(a, 0xffffffffc0001080ULL);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "foo_exit", NULL, &a), 0);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "foo_exit", NULL, &a)), 0);
 	ck_assert_uint_eq(a, 0xffffffffc0001020ULL);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "foo_exit", "bar", &a), -ENOENT);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "nope", NULL, &a), -ENOENT);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "a", NULL, &a), -ENOENT);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "zzz", NULL, &a), -ENOENT);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "startup_64", NULL, &a), 0);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "foo_exit", "bar", &a)), -ENOENT);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "nope", NULL, &a)), -ENOENT);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "a", NULL, &a)), -ENOENT);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "zzz", NULL, &a)), -ENOENT);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "startup_64", NULL, &a)), 0);
 	ck_assert_uint_eq(a, 0xffffffff81000000ULL);
 	/* The kernel's uniqueness check counts the core kernel's only. */
-	ck_assert_uint_eq(kp_ksyms_count_core(&k, "twice"), 2);
-	ck_assert_uint_eq(kp_ksyms_count_core(&k, "dup"), 1);
-	ck_assert_uint_eq(kp_ksyms_count_core(&k, "foo_exit"), 0);
-	ck_assert_uint_eq(kp_ksyms_count_core(&k, "nope"), 0);
+	ck_assert_uint_eq(BY(kp_ksyms_count_core(&k, "twice")), 2);
+	ck_assert_uint_eq(BY(kp_ksyms_count_core(&k, "dup")), 1);
+	ck_assert_uint_eq(BY(kp_ksyms_count_core(&k, "foo_exit")), 0);
+	ck_assert_uint_eq(BY(kp_ksyms_count_core(&k, "nope")), 0);
 	/* Addresses: hexadecimal of either case, 16 digits at most. */
-	ck_assert_int_eq(kp_ksyms_addr(&k, "upper_hex", NULL, &a), 0);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "upper_hex", NULL, &a)), 0);
 	ck_assert_uint_eq(a, 0xffffffff81300300ULL);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "bad_hex", NULL, &a), -ENOENT);
-	ck_assert_int_eq(kp_ksyms_addr(&k, "too_long", NULL, &a), -ENOENT);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "bad_hex", NULL, &a)), -ENOENT);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "too_long", NULL, &a)), -ENOENT);
+#undef BY
+	/* A pass never sorts the names; past a few lookups they are sorted. */
+	if (by_pass)
+		ck_assert_ptr_null(k.names->by_name);
+	else
+		ck_assert_ptr_nonnull(k.names->by_name);
+	kp_ksyms_free(&k);
+}
+
+START_TEST(names_resolve_core_first)
+{
+	names_resolve(true);
+	names_resolve(false);
+}
+END_TEST
+
+/*
+ * A sorted start (the core kernel) and a tail in any order (modules, some
+ * below the core, some at its addresses): every symbol once, by address,
+ * aliases in file order.
+ */
+START_TEST(load_sorts_by_address)
+{
+	const size_t core = 1500, mods = 500, n = core + mods;
+	char *text = malloc(n * 64), *p = text;
+	unsigned long long seen = 0, want = 0;
+	struct kp_ksyms k;
+	size_t i;
+
+	srand(7);
+	for (i = 0; i < n; i++) {
+		unsigned long long addr = i < core ? 0xffffffff81000000ULL + i * 16 :
+			0xffffffff81000000ULL + (unsigned long long)(rand() % 40000) * 8;
+
+		p += sprintf(p, "%llx t s%zu%s\n", addr, i, i < core ? "" : "\t[m]");
+		want += i;
+	}
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, text, (size_t)(p - text)), 0);
+	ck_assert_uint_eq(k.nsyms, n);
+	for (i = 0; i < n; i++) {
+		seen += strtoull(k.syms[i].name + 1, NULL, 10);
+		if (i)
+			ck_assert(k.syms[i - 1].addr < k.syms[i].addr ||
+				  (k.syms[i - 1].addr == k.syms[i].addr &&
+				   k.syms[i - 1].name < k.syms[i].name));
+	}
+	ck_assert_uint_eq(seen, want);
+	kp_ksyms_free(&k);
+	free(text);
+}
+END_TEST
+
+START_TEST(many_lookups_build_the_index)
+{
+	struct kp_ksyms k;
+	uint64_t a;
+	unsigned int i;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
+	for (i = 0; i < KP_KSYMS_SCANS; i++)
+		ck_assert_int_eq(kp_ksyms_addr(&k, "startup_64", NULL, &a), 0);
+	ck_assert_ptr_null(k.names->by_name);
+	ck_assert_int_eq(kp_ksyms_addr(&k, "startup_64", NULL, &a), 0);
+	ck_assert_ptr_nonnull(k.names->by_name);
+	ck_assert_uint_eq(a, 0xffffffff81000000ULL);
 	kp_ksyms_free(&k);
 }
 END_TEST
@@ -192,6 +269,8 @@ static Suite *ksyms_suite(void)
 	tcase_add_test(tc, addresses_print_like_percent_ps);
 	tcase_add_test(tc, names_print_like_percent_ps_no_offset);
 	tcase_add_test(tc, names_resolve_core_first);
+	tcase_add_test(tc, many_lookups_build_the_index);
+	tcase_add_test(tc, load_sorts_by_address);
 	tcase_add_test(tc, near_names_for_hints);
 	tcase_add_test(tc, zeroed_kallsyms_degrade_to_hex);
 	tcase_add_test(tc, proc_kallsyms_round_trips);

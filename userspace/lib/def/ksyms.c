@@ -28,6 +28,41 @@ static int by_name(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * Sorts @syms by_addr().  kallsyms lists the core kernel in address order
+ * and the modules after it: only what follows the sorted start is sorted,
+ * then merged in (a sort of it all costs half a `kpmod add`).  0 or -ENOMEM.
+ */
+static int sort_by_addr(struct kp_sym *syms, size_t n)
+{
+	struct kp_sym *tail;
+	size_t m = 1, i, j, k;
+
+	while (m < n && by_addr(&syms[m - 1], &syms[m]) <= 0)
+		m++;
+	if (m >= n)
+		return 0;
+	qsort(syms + m, n - m, sizeof(*syms), by_addr);
+	if (by_addr(&syms[m - 1], &syms[m]) <= 0)
+		return 0;
+	tail = malloc((n - m) * sizeof(*tail));
+	if (!tail)
+		return -ENOMEM;
+	memcpy(tail, syms + m, (n - m) * sizeof(*tail));
+	/* From the back: the larger of the two ends goes last. */
+	i = m;		/* syms[0, i) not placed yet */
+	j = n - m;	/* tail[0, j) not placed yet */
+	k = n;
+	while (j) {
+		if (i && by_addr(&syms[i - 1], &tail[j - 1]) > 0)
+			syms[--k] = syms[--i];
+		else
+			syms[--k] = tail[--j];
+	}
+	free(tail);
+	return 0;
+}
+
 /* Parses one line in place: "ADDR T NAME[\t[MOD]]".  Returns 1 if a symbol. */
 static int parse_line(char *line, struct kp_sym *s)
 {
@@ -119,9 +154,8 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 	}
 	k->nsyms = n;
 	k->zeroed = !nonzero;
-	/* qsort() takes no NULL, even for no elements: a block of no symbols. */
-	if (n)
-		qsort(k->syms, n, sizeof(*k->syms), by_addr);
+	if (sort_by_addr(k->syms, n))
+		goto nomem;
 	k->names = calloc(1, sizeof(*k->names));
 	if (!k->names)
 		goto nomem;
@@ -357,35 +391,67 @@ static size_t kp_first_named(struct kp_sym * const *by_name, size_t n, const cha
 	return lo;
 }
 
+/*
+ * The entries named @name, in address order (aliases at one address in
+ * file order): from the name index if built, or once lookups are many;
+ * else by one pass over the table, which is in that order.
+ */
+struct kp_named {
+	const struct kp_ksyms *k;
+	const char *name;
+	struct kp_sym * const *by_name;
+	size_t i;
+};
+
+static void kp_named_start(struct kp_named *it, const struct kp_ksyms *k, const char *name)
+{
+	struct kp_ksyms_names *nm = k->names;
+
+	it->k = k;
+	it->name = name;
+	it->by_name = NULL;
+	it->i = 0;
+	if (nm && (nm->by_name || ++nm->scans > KP_KSYMS_SCANS))
+		it->by_name = kp_ksyms_by_name(k);
+	if (it->by_name)
+		it->i = kp_first_named(it->by_name, k->nsyms, name);
+}
+
+static const struct kp_sym *kp_named_next(struct kp_named *it)
+{
+	const struct kp_ksyms *k = it->k;
+
+	if (it->by_name)
+		return it->i < k->nsyms && !strcmp(it->by_name[it->i]->name, it->name) ?
+		       it->by_name[it->i++] : NULL;
+	for (; it->i < k->nsyms; it->i++)
+		if (!strcmp(k->syms[it->i].name, it->name))
+			return &k->syms[it->i++];
+	return NULL;
+}
+
 size_t kp_ksyms_count_core(const struct kp_ksyms *k, const char *name)
 {
-	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
-	size_t i, n = 0;
+	const struct kp_sym *s;
+	struct kp_named it;
+	size_t n = 0;
 
-	if (!by_name)
-		return 0;
-	for (i = kp_first_named(by_name, k->nsyms, name);
-	     i < k->nsyms && !strcmp(by_name[i]->name, name); i++)
-		n += !by_name[i]->mod;
+	kp_named_start(&it, k, name);
+	while ((s = kp_named_next(&it)))
+		n += !s->mod;
 	return n;
 }
 
 int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		  uint64_t *addr)
 {
-	struct kp_sym * const *by_name;
-	const struct kp_sym *any = NULL;
-	size_t i;
+	const struct kp_sym *s, *any = NULL;
+	struct kp_named it;
 
 	if (kp_ksyms_zeroed(k))
 		return -EPERM;
-	by_name = kp_ksyms_by_name(k);
-	if (!by_name)
-		return -ENOMEM;
-	for (i = kp_first_named(by_name, k->nsyms, name);
-	     i < k->nsyms && !strcmp(by_name[i]->name, name); i++) {
-		const struct kp_sym *s = by_name[i];
-
+	kp_named_start(&it, k, name);
+	while ((s = kp_named_next(&it))) {
 		if (mod ? s->mod && !strcmp(s->mod, mod) : !s->mod) {
 			*addr = s->addr;
 			return 0;

@@ -23,9 +23,16 @@ struct kp_sym {
 	char type;		/* the nm letter */
 };
 
-/* The name index: a reader that only symbolizes addresses never sorts it. */
+/*
+ * The name index: a reader that only symbolizes addresses never sorts it,
+ * and a command that looks up a few names (one `kpmod add`) finds them by
+ * a pass over the table instead (sorting 100,000 names by name costs
+ * what a thousand passes do); past KP_KSYMS_SCANS lookups it is built.
+ */
+#define KP_KSYMS_SCANS 8
 struct kp_ksyms_names {
 	struct kp_sym **by_name;	/* NULL until first used */
+	unsigned int scans;		/* lookups by a pass so far */
 };
 
 struct kp_ksyms {

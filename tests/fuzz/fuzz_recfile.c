@@ -10,6 +10,7 @@
  */
 #include "emit.h"
 #include "fuzz.h"
+#include "crc.h"
 #include "recfile.h"
 
 static void print_chunk(const struct kp_recfile *r, const struct kp_chunk *c,
@@ -48,18 +49,22 @@ static void put_le32(uint8_t *p, uint32_t v)
 /* The CRCs of every block in @b (layout in recfile.h) set right; true if one changed. */
 static bool fix_crcs(uint8_t *b, size_t size)
 {
+	uint32_t (*csum)(uint32_t, const void *, size_t) = kp_crc32c;
 	uint8_t old[8];
 	size_t off = 16;
 	bool changed = false;
 
+	/* Version 1 checksums with CRC-32. */
+	if (size >= 16 && get_le(b + 8, 4) == 1)
+		csum = kp_crc32;
 	while (off < size && size - off >= 24) {
 		uint64_t len = get_le(b + off + 8, 8);
 		bool whole = len <= size - off - 24;
 
 		memcpy(old, b + off + 16, 8);
 		if (whole)
-			put_le32(b + off + 16, kp_crc32(0, b + off + 24, len));
-		put_le32(b + off + 20, kp_crc32(0, b + off, 20));
+			put_le32(b + off + 16, csum(0, b + off + 24, len));
+		put_le32(b + off + 20, csum(0, b + off, 20));
 		changed |= memcmp(old, b + off + 16, 8) != 0;
 		if (!whole)
 			break;

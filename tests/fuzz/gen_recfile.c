@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc.h"
 #include "recfile.h"
 
 static const char kallsyms[] =
@@ -260,12 +261,12 @@ static void unknown_block(void)
 	static const char payload[] = "a newer writer's block";
 	uint8_t h[24] = { 9 };
 	uint64_t len = sizeof(payload);
-	uint32_t crc = kp_crc32(0, payload, sizeof(payload));
+	uint32_t crc = kp_crc32c(0, payload, sizeof(payload));
 	static const uint8_t zero[8];
 
 	memcpy(h + 8, &len, 8);
 	memcpy(h + 16, &crc, 4);
-	crc = kp_crc32(0, h, 20);
+	crc = kp_crc32c(0, h, 20);
 	memcpy(h + 20, &crc, 4);
 	fwrite(h, 1, sizeof(h), f);
 	fwrite(payload, 1, sizeof(payload), f);

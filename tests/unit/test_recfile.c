@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crc.h"
 #include "recfile.h"
 #include "suites.h"
 
@@ -267,7 +268,78 @@ START_TEST(bad_records_inside_a_good_checksum)
 	ck_assert_str_eq(r.err, "x.kpm: truncated at byte 8 (in the file header at byte 0)");
 	fclose(in);
 	free(buf);
+}
+END_TEST
+
+/* The check values of both CRCs, the instruction's against the tables'. */
+START_TEST(checksums)
+{
+	uint8_t buf[300];
+	size_t i, off, len;
+
 	ck_assert_uint_eq(kp_crc32(0, "123456789", 9), 0xcbf43926);
+	ck_assert_uint_eq(kp_crc32c(0, "123456789", 9), 0xe3069283);
+	ck_assert_uint_eq(kp_crc32c_sw(0, "123456789", 9), 0xe3069283);
+	ck_assert_uint_eq(kp_crc32c(kp_crc32c(0, "1234", 4), "56789", 5), 0xe3069283);
+	srand(3);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)rand();
+	/* Every alignment and length: the instruction's loop and tail. */
+	for (off = 0; off < 8; off++)
+		for (len = 0; len + off <= sizeof(buf); len += 7)
+			ck_assert_uint_eq(kp_crc32c(5, buf + off, len),
+					  kp_crc32c_sw(5, buf + off, len));
+}
+END_TEST
+
+/*
+ * A version 1 file (kpmod before CRC-32C: the same blocks checksummed with
+ * CRC-32) reads as it did; a version 2 file checksummed with CRC-32 is
+ * damaged; a version 3 one is refused by name.
+ */
+static void set_version(char *b, size_t size, uint32_t version,
+			uint32_t (*csum)(uint32_t, const void *, size_t))
+{
+	size_t off = 16, i;
+
+	for (i = 0; i < 4; i++)
+		b[8 + i] = (char)(version >> (8 * i));
+	while (size - off >= 24) {
+		uint64_t len = 0;
+		uint32_t c;
+
+		for (i = 0; i < 8; i++)
+			len |= (uint64_t)(uint8_t)b[off + 8 + i] << (8 * i);
+		c = csum(0, b + off + 24, len);
+		for (i = 0; i < 4; i++)
+			b[off + 16 + i] = (char)(c >> (8 * i));
+		c = csum(0, b + off, 20);
+		for (i = 0; i < 4; i++)
+			b[off + 20 + i] = (char)(c >> (8 * i));
+		off += 24 + len + (len % 8 ? 8 - len % 8 : 0);
+	}
+}
+
+START_TEST(version_1_files_still_read)
+{
+	struct sample s;
+	char err[256];
+	int ret;
+
+	make_sample(&s);
+	ck_assert_int_eq(s.buf[8], 2);
+	set_version(s.buf, s.len, 1, kp_crc32);
+	ck_assert_int_eq(read_all(&s, s.buf, s.len, &ret, err, sizeof(err)), NCHUNKS);
+	ck_assert_int_eq(ret, 0);
+	set_version(s.buf, s.len, 2, kp_crc32);
+	read_all(&s, s.buf, s.len, &ret, err, sizeof(err));
+	ck_assert_int_eq(ret, -EBADMSG);
+	ck_assert_msg(strstr(err, "corrupt"), "%s", err);
+	set_version(s.buf, s.len, 3, kp_crc32c);
+	read_all(&s, s.buf, s.len, &ret, err, sizeof(err));
+	ck_assert_int_eq(ret, -EBADMSG);
+	ck_assert_msg(strstr(err, "record file version 3, this kpmod reads versions 1 to 2"), "%s", err);
+	free(s.buf);
 }
 END_TEST
 
@@ -349,6 +421,8 @@ static Suite *recfile_suite(void)
 	tcase_add_test(tc, every_damaged_byte_is_caught_or_harmless);
 	tcase_add_test(tc, bad_records_inside_a_good_checksum);
 	tcase_add_test(tc, a_length_past_the_end_takes_no_memory);
+	tcase_add_test(tc, checksums);
+	tcase_add_test(tc, version_1_files_still_read);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

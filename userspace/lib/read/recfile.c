@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "crc.h"
 #include "recfile.h"
 #include "ring.h"
 
@@ -15,46 +16,6 @@
 #define CHUNK_HDR_LEN	32
 #define MAX_PAYLOAD	(1ULL << 30)	/* more is damage, not data */
 #define READ_STEP	(64 * 1024)	/* a payload's first read; then doubled */
-
-/*
- * Slicing-by-8: eight bytes per step through eight tables, several times
- * the speed of a byte at a time; `kpmod record` checksums every byte it
- * writes.
- */
-uint32_t kp_crc32(uint32_t crc, const void *buf, size_t len)
-{
-	static uint32_t table[8][256];
-	const uint8_t *p = buf;
-	uint32_t i, j, c;
-
-	if (!table[0][1]) {
-		for (i = 0; i < 256; i++) {
-			for (c = i, j = 0; j < 8; j++)
-				c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
-			table[0][i] = c;
-		}
-		for (i = 0; i < 256; i++)
-			for (j = 1; j < 8; j++)
-				table[j][i] = table[0][table[j - 1][i] & 0xff] ^ (table[j - 1][i] >> 8);
-	}
-	crc = ~crc;
-	while (len >= 8) {
-		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-				     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 |
-			      (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
-
-		crc = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^
-		      table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^
-		      table[3][hi & 0xff] ^ table[2][(hi >> 8) & 0xff] ^
-		      table[1][(hi >> 16) & 0xff] ^ table[0][hi >> 24];
-		p += 8;
-		len -= 8;
-	}
-	while (len--)
-		crc = table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
 
 /* ---- encoding ---- */
 
@@ -130,8 +91,8 @@ static int write_block(FILE *f, uint32_t type, const void *a, size_t alen,
 	le_put(h, type, 4);
 	le_put(h + 4, 0, 4);
 	le_put(h + 8, len, 8);
-	le_put(h + 16, kp_crc32(kp_crc32(0, a, alen), b, blen), 4);
-	le_put(h + 20, kp_crc32(0, h, 20), 4);
+	le_put(h + 16, kp_crc32c(kp_crc32c(0, a, alen), b, blen), 4);
+	le_put(h + 20, kp_crc32c(0, h, 20), 4);
 	if (fwrite(h, 1, BLK_LEN, f) != BLK_LEN ||
 	    (alen && fwrite(a, 1, alen, f) != alen) ||
 	    (blen && fwrite(b, 1, blen, f) != blen) ||
@@ -362,7 +323,7 @@ static int read_block(struct kp_recfile *r, uint32_t *type, uint8_t **payload,
 	}
 	*type = (uint32_t)le_get(h, 4);
 	*len = le_get(h + 8, 8);
-	if (le_get(h + 20, 4) != kp_crc32(0, h, 20) || le_get(h + 4, 4))
+	if (le_get(h + 20, 4) != r->csum(0, h, 20) || le_get(h + 4, 4))
 		return kp_rf_fail(r, -EBADMSG, "corrupt block header at byte %llu",
 				  (unsigned long long)*start);
 	if (*len > MAX_PAYLOAD)
@@ -374,7 +335,7 @@ static int read_block(struct kp_recfile *r, uint32_t *type, uint8_t **payload,
 		return ret;
 	if (*len % 8)
 		ret = read_exact(r, pad, 8 - *len % 8, *start, block_name(*type));
-	if (!ret && le_get(h + 16, 4) != kp_crc32(0, *payload, *len))
+	if (!ret && le_get(h + 16, 4) != r->csum(0, *payload, *len))
 		ret = kp_rf_fail(r, -EBADMSG, "corrupt %s at byte %llu: checksum mismatch",
 				 block_name(*type), (unsigned long long)*start);
 	if (ret) {
@@ -521,8 +482,13 @@ static int kp_recfile_open_blocks(struct kp_recfile *r, FILE *f, const char *nam
 		return ret;
 	if (memcmp(h, KP_RECFILE_MAGIC, 8))
 		return kp_rf_fail(r, -EBADMSG, "not a kpmod record file");
-	if (le_get(h + 8, 4) != KP_RECFILE_VERSION)
-		return kp_rf_fail(r, -EBADMSG, "record file version %u, this kpmod reads version %u",
+	/* Version 1 is version 2 checksummed with CRC-32. */
+	if (le_get(h + 8, 4) == 1)
+		r->csum = kp_crc32;
+	else if (le_get(h + 8, 4) == KP_RECFILE_VERSION)
+		r->csum = kp_crc32c;
+	else
+		return kp_rf_fail(r, -EBADMSG, "record file version %u, this kpmod reads versions 1 to %u",
 				  (unsigned int)le_get(h + 8, 4), KP_RECFILE_VERSION);
 	for (;;) {
 		ret = read_block(r, &type, &p, &len, &start);

@@ -3,10 +3,10 @@
  * The `kpmod record` file: everything `kpmod report` needs to print the
  * events on another machine, little-endian, fixed layout, checksummed.
  *
- *   file header, 16 bytes:  "KPMODREC", le32 version (1), le32 flags (0)
+ *   file header, 16 bytes:  "KPMODREC", le32 version (2), le32 flags (0)
  *   then blocks, each:      le32 type, le32 reserved (0), le64 payload length,
- *                           le32 CRC-32 of the payload,
- *                           le32 CRC-32 of the 20 header bytes before it,
+ *                           le32 CRC-32C of the payload,
+ *                           le32 CRC-32C of the 20 header bytes before it,
  *                           payload, zero padding to a multiple of 8.
  *
  *   INFO  (1, first):   le32 uapi version, le32 nr_cpus, le32 buffer mode,
@@ -31,6 +31,7 @@
  *                       after every chunk is returned
  *   str = le16 length + bytes, no NUL.  Unknown block types are skipped.
  *
+ * Version 1 is the same checksummed with CRC-32 (IEEE): read too.
  * The reader checks every byte it uses: a file cut short or damaged gives
  * "NAME: truncated at byte N ..." or "NAME: corrupt chunk at byte N ...",
  * and every chunk before the damage is still returned.
@@ -45,7 +46,7 @@
 #include "format.h"
 
 #define KP_RECFILE_MAGIC	"KPMODREC"
-#define KP_RECFILE_VERSION	1
+#define KP_RECFILE_VERSION	2
 
 enum kp_rec_block {
 	KP_BLK_INFO = 1,
@@ -106,6 +107,8 @@ struct kp_recfile {
 	int want_ksyms;
 	uint64_t nchunks;	/* returned so far */
 	int ended;		/* the END block was read */
+	/* The version's checksum: CRC-32 (1) or CRC-32C (2). */
+	uint32_t (*csum)(uint32_t crc, const void *buf, size_t len);
 	char err[256];
 };
 
@@ -134,8 +137,5 @@ int kp_chunk_record(const struct kp_chunk *c, size_t *pos,
 
 void kp_chunk_free(struct kp_chunk *c);
 void kp_recfile_close(struct kp_recfile *r);
-
-/* CRC-32 (IEEE 802.3, as zlib's crc32()), continuing from @crc (0 to start). */
-uint32_t kp_crc32(uint32_t crc, const void *buf, size_t len);
 
 #endif

@@ -12,16 +12,21 @@
 #if defined(__x86_64__)
 #include <nmmintrin.h>
 #define KP_CRC_TARGET __attribute__((target("sse4.2")))
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <arm_acle.h>
 #include <sys/auxv.h>
 #ifndef HWCAP_CRC32
 #define HWCAP_CRC32 (1 << 7)
 #endif
 #ifdef __clang__
+/* clang 14's arm_acle.h declares __crc32c* only where +crc is the default. */
 #define KP_CRC_TARGET __attribute__((target("crc")))
+#define KP_CRC32CD __builtin_arm_crc32cd
+#define KP_CRC32CB __builtin_arm_crc32cb
 #else
 #define KP_CRC_TARGET __attribute__((target("+crc")))
+#define KP_CRC32CD __crc32cd
+#define KP_CRC32CB __crc32cb
 #endif
 #endif
 
@@ -105,12 +110,12 @@ KP_CRC_TARGET static uint32_t kp_crc32c_insn(uint32_t crc, const uint8_t *p, siz
 #else
 	while (len >= 8) {
 		memcpy(&v, p, 8);
-		crc = __crc32cd(crc, v);
+		crc = KP_CRC32CD(crc, v);
 		p += 8;
 		len -= 8;
 	}
 	while (len--)
-		crc = __crc32cb(crc, *p++);
+		crc = KP_CRC32CB(crc, *p++);
 #endif
 	return ~crc;
 }

@@ -392,9 +392,10 @@ static size_t kp_first_named(struct kp_sym * const *by_name, size_t n, const cha
 }
 
 /*
- * The entries named @name, in address order (aliases at one address in
- * file order): from the name index if built, or once lookups are many;
- * else by one pass over the table, which is in that order.
+ * The entries named @name, in address order: from the name index if
+ * built, or once lookups are many; else by one pass over the table, which
+ * is in that order (and, at one address, in file order, which no lookup
+ * can tell from the index's: same name, same address).
  */
 struct kp_named {
 	const struct kp_ksyms *k;

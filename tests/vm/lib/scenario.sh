@@ -48,6 +48,11 @@ in_debian() {
 debian_bg() {
 	_out=$1
 	shift
+	# Emptied here, not only by the child's redirection: a check of OUT
+	# right after this returns must not read what a previous run wrote
+	# (72-share once took the last round's "ready" for this one's, and its
+	# Ctrl-C reached a bpftrace that still ignored SIGINT).
+	: >"$_out"
 	# shellcheck disable=SC2086
 	chroot "$KPMOD_ROOTFS" /usr/bin/env -i $DEBIAN_ENV "$@" >"$_out" 2>&1 &
 	DEBIAN_PID=$!

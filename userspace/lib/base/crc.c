@@ -12,6 +12,8 @@
 #if defined(__x86_64__)
 #include <nmmintrin.h>
 #define KP_CRC_TARGET __attribute__((target("sse4.2")))
+#define KP_CRC32CD(crc, v) ((uint32_t)_mm_crc32_u64(crc, v))
+#define KP_CRC32CB _mm_crc32_u8
 #elif defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <arm_acle.h>
 #include <sys/auxv.h>
@@ -98,16 +100,6 @@ KP_CRC_TARGET static uint32_t kp_crc32c_insn(uint32_t crc, const uint8_t *p, siz
 	uint64_t v;
 
 	crc = ~crc;
-#if defined(__x86_64__)
-	while (len >= 8) {
-		memcpy(&v, p, 8);
-		crc = (uint32_t)_mm_crc32_u64(crc, v);
-		p += 8;
-		len -= 8;
-	}
-	while (len--)
-		crc = _mm_crc32_u8(crc, *p++);
-#else
 	while (len >= 8) {
 		memcpy(&v, p, 8);
 		crc = KP_CRC32CD(crc, v);
@@ -116,7 +108,6 @@ KP_CRC_TARGET static uint32_t kp_crc32c_insn(uint32_t crc, const uint8_t *p, siz
 	}
 	while (len--)
 		crc = KP_CRC32CB(crc, *p++);
-#endif
 	return ~crc;
 }
 

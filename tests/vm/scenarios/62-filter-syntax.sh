@@ -16,6 +16,20 @@ echo 'p:kpf/f do_sys_openat2 dfd=$arg1:s32 path=+0($arg2):string flags=+0($arg3)
 echo 'r:kpf/r do_sys_openat2 ret=$retval:s32' >>$T/kprobe_events ||
 	fail "kprobe_events refused the return probe"
 fields="dfd:s32 path:string flags:u32 mode:x16 big:s64 b:u8"
+remove_events() {
+	echo 0 >$T/events/kpf/f/filter
+	echo 0 >$T/events/kpf/r/filter
+	echo '-:kpf/f' >>$T/kprobe_events
+	echo '-:kpf/r' >>$T/kprobe_events
+}
+
+# kpmod's filter compiler is that of 6.1 and later kernels.  An older
+# parser takes expressions those refuse (5.10 a trailing "&&"): there,
+# nothing to compare against.
+if printf 'dfd == 1 &&\n' >"$T/events/kpf/f/filter" 2>/dev/null; then
+	remove_events
+	skip "this kernel's event filter parser takes 'dfd == 1 &&', which 6.1's (kpmod's) refuses"
+fi
 
 same=0 silent=0
 # check EVENT EXPR [-r] FIELDS...: the kernel's verdict and kpmod's agree.
@@ -104,9 +118,6 @@ while IFS= read -r expr; do
 done </tmp/exprs
 generated=$(grep -c . /tmp/exprs)
 note "$fixed fixed and $((same + silent - fixed)) random expressions: $same shown alike by the filter file and kpmod, $silent refused by both where the kernel gives no message"
-echo 0 >$T/events/kpf/f/filter
-echo 0 >$T/events/kpf/r/filter
-echo '-:kpf/f' >>$T/kprobe_events
-echo '-:kpf/r' >>$T/kprobe_events
+remove_events
 [ "$generated" -ge $((count * 3 / 4)) ] || fail "only $generated random expressions of $count"
 exit 0

@@ -230,11 +230,14 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 	}
 
 	if (insns[i].op == KPMOD_FOP_LP_ARRAY) {
+		/* A string array is the last dereference repeated: it needs one. */
 		if (!insns[i].param || insns[i].param > KPMOD_MAX_ARRAY_LEN ||
 		    insns[i].param != arg->count || st->op == KPMOD_FOP_ST_RAW ||
+		    (kpmod_is_string_store(st->op) && arg->store < 2) ||
 		    insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA ||
 		    !kpmod_insn_unused_zero(&insns[i], KPMOD_USES_PARAM)) {
-			NL_SET_ERR_MSG(extack, "bad array insn (count 1..64, from memory)");
+			NL_SET_ERR_MSG(extack,
+				       "bad array insn (count 1..64, from memory, strings after a dereference)");
 			return -EINVAL;
 		}
 		i++;
@@ -419,6 +422,30 @@ static int kpmod_fetch_string(bool user, unsigned long addr, u32 *loc,
 	return 0;
 }
 
+/*
+ * string[N], as the kernel's LP_ARRAY: element i is the string at the
+ * pointer the last dereference reads from @lval + its offset + i pointers
+ * (@lval: the value before that dereference).  An element whose pointer
+ * or string faults is "(fault)" alone, a zero data location.
+ */
+static void kpmod_fetch_strings(const struct kpmod_arg *arg, unsigned long lval,
+				u32 *locs, struct kpmod_fetch_ctx *ctx)
+{
+	const struct kpmod_fetch_insn *last = &arg->prog[arg->store - 1];
+	const struct kpmod_fetch_insn *st = &arg->prog[arg->store];
+	bool user = st->op == KPMOD_FOP_ST_USTRING;
+	unsigned long addr;
+	unsigned int i;
+
+	for (i = 0; i < arg->count; i++) {
+		locs[i] = 0;
+		if (kpmod_read(last->op == KPMOD_FOP_UDEREF, &addr,
+			       lval + last->imm + i * sizeof(addr), sizeof(addr)))
+			continue;
+		kpmod_fetch_string(user, addr + st->imm, &locs[i], ctx);
+	}
+}
+
 void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
 		     struct kpmod_fetch_ctx *ctx)
 {
@@ -426,11 +453,17 @@ void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
 	unsigned int i, n = max_t(u32, arg->count, 1);
 	u8 *slot = ctx->slots + arg->offset;
 	unsigned long val = kpmod_fetch_load(arg, ctx);
+	bool strings = arg->count && kpmod_is_string_store(st->op);
 	bool user;
 	u64 v;
 
-	if (kpmod_fetch_derefs(arg, &val))
+	/* A string array stops before its last dereference: it repeats it. */
+	if (kpmod_fetch_derefs_to(arg, &val, strings ? arg->store - 1 : arg->store))
 		goto fault;
+	if (strings) {
+		kpmod_fetch_strings(arg, val, (u32 *)slot, ctx);
+		return;
+	}
 
 	switch (st->op) {
 	case KPMOD_FOP_ST_RAW:
@@ -453,16 +486,8 @@ void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,
 		return;
 	default:	/* ST_STRING, ST_USTRING */
 		user = st->op == KPMOD_FOP_ST_USTRING;
-		for (i = 0; i < n; i++) {
-			unsigned long addr = val + st->imm;
-
-			/* string[N] is an array of N string pointers. */
-			if (arg->count &&
-			    kpmod_read(user, &addr, addr + i * sizeof(addr), sizeof(addr)))
-				goto fault;
-			if (kpmod_fetch_string(user, addr, (u32 *)slot + i, ctx))
-				goto fault;
-		}
+		if (kpmod_fetch_string(user, val + st->imm, (u32 *)slot, ctx))
+			goto fault;
 		return;
 	}
 fault:

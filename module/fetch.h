@@ -112,19 +112,26 @@ static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t si
 
 /*
  * Stage 2, for kpmod_fetch_run() and its fast form: the dereferences
- * between the load and the store, each from *@val; non-zero on a fault.
+ * before insn @end, each from *@val; non-zero on a fault.
  */
-static inline int kpmod_fetch_derefs(const struct kpmod_arg *arg, unsigned long *val)
+static inline int kpmod_fetch_derefs_to(const struct kpmod_arg *arg, unsigned long *val,
+					unsigned int end)
 {
 	unsigned int i;
 
-	for (i = 1; i < arg->store; i++) {
+	for (i = 1; i < end; i++) {
 		const struct kpmod_fetch_insn *in = &arg->prog[i];
 
 		if (kpmod_read(in->op == KPMOD_FOP_UDEREF, val, *val + in->imm, sizeof(*val)))
 			return -EFAULT;
 	}
 	return 0;
+}
+
+/* Every dereference between the load and the store. */
+static inline int kpmod_fetch_derefs(const struct kpmod_arg *arg, unsigned long *val)
+{
+	return kpmod_fetch_derefs_to(arg, val, arg->store);
 }
 
 /*

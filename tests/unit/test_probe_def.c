@@ -558,6 +558,10 @@ START_TEST(stack_comm_args_and_immediates)
 	check_err("p 0xffffffff81000000 ^$arg1", KP_E_ARG_NOT_AT_ENTRY);
 	check_err("p vfs_read $comm:^u8", KP_E_STRING_ONLY);
 	check_err("p vfs_read $comm:^string[2]", KP_E_STRING_ONLY);
+	/* A string array needs a dereference to repeat (@SYM is one). */
+	check_err("p vfs_read \\1234:^string[2]", KP_E_BAD_STRING);
+	check_err("p vfs_read %di:^string[2]", KP_E_BAD_STRING);
+	check_err("p vfs_read +0(%di):^symstr[2]", KP_E_BAD_STRING);
 	check_err("p vfs_read \\\"ab\":^ustring", KP_E_STRING_ONLY);
 	check_err("p vfs_read \\^", KP_E_BAD_IMM);
 	check_err("p vfs_read \\^0x", KP_E_BAD_IMM);

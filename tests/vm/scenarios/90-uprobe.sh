@@ -81,7 +81,7 @@ esac
 # ut_counter's address (a static, non-PIE program: the same in every run).
 counter_addr=$(printf '0x%x' $((text_base + ut_counter)))
 cat >/tmp/defs <<DEFS
-p:ut/add $B:$ut_add a=$A1:s64 b=$A2:s64 s=+0($A3):string v=+0($A4):s64 sm=+8($A4):s32 tag=+12($A4):string u=+0($A3):ustring sp=\$stack:x64 s0=\$stack0:x64 c=\$comm cnt=@+$ut_counter:s64 w8=+0($A3):u8[2] ca=@$counter_addr:s64 bad=+0($A1):string
+p:ut/add $B:$ut_add a=$A1:s64 b=$A2:s64 s=+0($A3):string v=+0($A4):s64 sm=+8($A4):s32 tag=+12($A4):string u=+0($A3):ustring sp=\$stack:x64 s0=\$stack0:x64 c=\$comm cnt=@+$ut_counter:s64 w8=+0($A3):u8[2] ns=+40($A4):string[3] ca=@$counter_addr:s64 bad=+0($A1):string
 r:ut/addret $B:$ut_add ret=$RET:s64
 p:ut/leafret $B:$ut_leaf%return r=$RET:s64 rx=$RET:x32
 p:ut/tick $B:$(moff tick) $tick
@@ -185,7 +185,8 @@ if [ -n "$oracle" ]; then
 fi
 # The values the workload passes, with or without the oracle: pass i of
 # "run" adds a=i, b=1000+i, s="w<i%7>", v=3i, sm=i%100, tag="tag<i>",
-# returns 2i+1 + 1000+i + 2 + i%100; ut_leaf returns 2i+1.
+# ns={"w<i%7>","tag<i>","w<(i+1)%7>"}, returns 2i+1 + 1000+i + 2 + i%100;
+# ut_leaf returns 2i+1.
 awk -v n=$N '
 	/ add: / && / cnt=/ {
 		match($0, / a=[0-9]+/); i = substr($0, RSTART + 3, RLENGTH - 3) + 0
@@ -195,6 +196,9 @@ awk -v n=$N '
 		if (index($0, " cnt=" i " ") == 0) { print "cnt: " $0; bad++ }
 		# @ADDR reads the process memory; a string at address i faults.
 		if ($0 !~ (" ca=" i " bad=\\(fault\\)$")) { print "ca, bad: " $0; bad++ }
+		# string[3]: the pointers at +40, +48, +56 of rec, each a string.
+		want = sprintf(" ns={\"w%d\",\"tag%d\",\"w%d\"} ", i % 7, i, (i + 1) % 7)
+		if (index($0, want) == 0) { print "ns " i ": want" want ": " $0; bad++ }
 		adds++
 	}
 	/ addret: / { match($0, / ret=[0-9]+/); r[substr($0, RSTART + 5, RLENGTH - 5) + 0]++; rets++ }

@@ -20,7 +20,8 @@
  *   kpmod:tick  (i, word, &rec)      no semaphore
  *   kpmod:tock  (i, rec.value)       guarded by kpmod_tock_semaphore
  *   kpmod:mem   (ut_counter, rec.small)  an argument in memory (RIP/PC-relative)
- * word is "w<i%7>" ("w0".."w6"); rec.value is i * 3, rec.small is i % 100.
+ * word is "w<i%7>" ("w0".."w6"); rec.value is i * 3, rec.small is i % 100,
+ * rec.tag "tag<i>", rec.names { word, rec.tag, "w<(i+1)%7>" }.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -34,6 +35,7 @@ struct ut_rec {
 	long value;
 	int small;
 	char tag[24];
+	const char *names[3];	/* at +40: word, tag, the next word */
 };
 
 /* utarget_sem.c: the marker with a semaphore. */
@@ -65,6 +67,9 @@ static void pass(long i, unsigned long *guarded)
 	rec.value = i * 3;
 	rec.small = i % 100;
 	snprintf(rec.tag, sizeof(rec.tag), "tag%ld", i);
+	rec.names[0] = word;
+	rec.names[1] = rec.tag;
+	rec.names[2] = words[(i + 1) % 7];
 	ut_counter = i;
 	sum = ut_add(i, 1000 + i, word, &rec);
 	DTRACE_PROBE3(kpmod, tick, i, word, &rec);

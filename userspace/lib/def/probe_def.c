@@ -683,6 +683,13 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 			   code->op != I_DATA) {
 			return ERR(pc, BAD_STRING, tpos);
 		}
+		/*
+		 * An array of strings repeats the last dereference one pointer
+		 * further per element; the kernel's breaks at the second
+		 * element of an immediate's (\IMM), so it is refused.
+		 */
+		if (a->count && code->op != I_DEREF && code->op != I_UDEREF)
+			return ERR(pc, BAD_STRING, tpos);
 		if (symstr || code->op == I_IMM || code->op == I_COMM ||
 		    code->op == I_DATA || a->count) {
 			/* Keep the value: it is the string's address (or an

@@ -262,7 +262,8 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 			NL_SET_ERR_MSG(extack, "bitfield type without a bitfield insn");
 			return -EINVAL;
 		}
-	} else if (arg->bf || kpmod_type_size(arg->type) != st->size) {
+	} else if (kpmod_type_size(arg->type) != st->size) {
+		/* (A bitfield member named from BTF keeps its integer's type.) */
 		NL_SET_ERR_MSG(extack, "type does not match the store size");
 		return -EINVAL;
 	}

@@ -140,7 +140,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	7
+#define KPMOD_UAPI_VERSION	8
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64

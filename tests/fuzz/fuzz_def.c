@@ -5,13 +5,16 @@
  *
  * The first byte chooses the setting, the rest is the definition:
  *   bit 0           the architecture: 0 x86_64, 1 arm64;
- *   (byte >> 1) % 3 the symbol table: 0 a few known symbols (the rest
- *                   unknown), 1 none available, 2 no resolver at all.
+ *   (byte >> 1) % 4 the symbol table: 0 a few known symbols (the rest
+ *                   unknown), 1 none available, 2 no resolver at all;
+ *                   3 known symbols and BTF (tests/unit/btf_fixture.c's,
+ *                   made by pahole: fx_vfs_read, fx_state_of, ...).
  * So the seeds start with '0' (x86_64, known symbols), '1' (arm64), '2',
- * '3' (no table), '4', '5' (no resolver).
+ * '3' (no table), '4', '5' (no resolver), '6', '7' (BTF).
  */
 #include "filter_probe.h"
 #include "fuzz.h"
+#include "kbtf.h"
 #include "probe_def.h"
 
 static int fuzz_resolve(const char *sym, uint64_t *addr, void *ctx)
@@ -32,6 +35,10 @@ static int fuzz_resolve(const char *sym, uint64_t *addr, void *ctx)
 	int mode = *(const int *)ctx;
 	size_t i;
 
+	if (!strncmp(sym, "fx_", 3)) {
+		*addr = 0xffffffff81500000ULL;
+		return KP_RESOLVE_OK;
+	}
 	if (mode == 1)
 		return KP_RESOLVE_UNAVAIL;
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
@@ -96,6 +103,7 @@ static void check_def(const struct kp_probe_def *d, const char *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct kp_probe_def def;
+	static struct kp_btf *btf;
 	struct kp_parse_err err;
 	const struct kp_arch *arch;
 	enum kp_def_op op;
@@ -105,10 +113,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	arch = kp_arch_by_name(data[0] & 1 ? "arm64" : "x86_64");
-	mode = (data[0] >> 1) % 3;
+	mode = (data[0] >> 1) % 4;
+	/* Read once: every input of mode 3 looks its names up in it. */
+	if (mode == 3 && !btf)
+		btf = kp_btf_new(KP_BTF_FIXTURE);
 	text = fuzz_str(data + 1, size - 1);
-	if (kp_parse_def(text, arch, mode == 2 ? NULL : fuzz_resolve, &mode, &op,
-			 &def, &err)) {
+	if (kp_parse_def_btf(text, arch, mode == 2 ? NULL : fuzz_resolve, &mode,
+			     mode == 3 ? btf : NULL, &op, &def, &err)) {
 		FUZZ_ASSERT(err.code > KP_E_NONE && err.code < KP_E__COUNT,
 			    "error code %d: %s", err.code, text);
 		FUZZ_ASSERT(err.msg[0], "no message: %s", text);

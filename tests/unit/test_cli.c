@@ -409,6 +409,18 @@ START_TEST(definition_error_codes_never_move)
 		{ KP_E_MAXACT_ON_UPROBE, 76 },
 		{ KP_E_UNKNOWN_MARKER, 77 },
 		{ KP_E_BAD_USDT_ARG, 78 },
+		{ KP_E_NOSUP_BTFARG, 79 },
+		{ KP_E_NO_BTFARG, 80 },
+		{ KP_E_NO_BTF_ENTRY, 81 },
+		{ KP_E_NO_RETVAL, 82 },
+		{ KP_E_NOFENTRY_ARGS, 83 },
+		{ KP_E_DOUBLE_ARGS, 84 },
+		{ KP_E_NO_PTR_STRCT, 85 },
+		{ KP_E_NOSUP_DAT_ARG, 86 },
+		{ KP_E_BAD_HYPHEN, 87 },
+		{ KP_E_NO_BTF_FIELD, 88 },
+		{ KP_E_BAD_BTF_TID, 89 },
+		{ KP_E_BAD_TYPE4STR, 90 },
 	};
 	unsigned int i;
 

@@ -52,7 +52,7 @@ static char *list_of(const char *syms, const char *black, const char *glob,
 	ck_assert_uint_eq(bl.n, 3);
 	out = open_memstream(&buf, &len);
 	ck_assert(out);
-	*n = kp_funcs_print(out, &k, &bl, glob, format);
+	*n = kp_funcs_print(out, &k, &bl, glob, format, NULL);
 	fclose(out);
 	kp_blacklist_free(&bl);
 	kp_ksyms_free(&k);

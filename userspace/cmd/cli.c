@@ -22,7 +22,8 @@ const struct kp_cmd kp_cmds[] = {
 	  "one-shot runs killed with SIGKILL left behind. --json prints one\n"
 	  "object (see doc/usage.md).\n" },
 	{ "add", kp_cmd_add, "add probes (kprobe_events syntax)",
-	  "usage: kpmod add [--enable] [--filter EXPR] [--dry-run [--arch ARCH]] [-f FILE] [--] DEF... | -\n"
+	  "usage: kpmod add [--enable] [--filter EXPR] [--dry-run [--arch ARCH]] [--btf FILE|DIR|none]\n"
+	  "                 [-f FILE] [--] DEF... | -\n"
 	  "Adds probes defined as for kprobe_events:\n"
 	  "  p[:[GRP/]EVENT] [MOD:]SYM[+OFFS]|MEMADDR [FETCHARGS]\n"
 	  "  r[MAXACTIVE][:[GRP/]EVENT] [MOD:]SYM[+0] [FETCHARGS]\n"
@@ -31,6 +32,13 @@ const struct kp_cmd kp_cmds[] = {
 	  "@SYM[+|-OFFS] $stackN $stack $argN $retval $comm \\IMM\n"
 	  "+|-[u]OFFS(FETCHARG); TYPE u8..u64 s8..s64 x8..x64 char string\n"
 	  "ustring symbol symstr b<width>@<offset>/<container> TYPE[N].\n"
+	  "From the kernel's BTF, at a function's entry or return: PARAM (a\n"
+	  "parameter by name), PARAM->MEMBER[.MEMBER][->...], $retval[->...],\n"
+	  "$arg* (every parameter), a bare $argN (named and typed as its\n"
+	  "parameter), typed unless :TYPE says; a char * or char[] is :string.\n"
+	  "BTF is /sys/kernel/btf, or --btf FILE|DIR ($KPMOD_BTF): a detached\n"
+	  "file (pahole --btf_encode_detached) or a copy of that directory;\n"
+	  "none turns it off.\n"
 	  "-f FILE and - read one definition per line; '#' starts a comment.\n"
 	  "A definition starting with -: deletes; any other that starts with -\n"
 	  "goes after --.\n"
@@ -44,9 +52,10 @@ const struct kp_cmd kp_cmds[] = {
 	  "and sends nothing: for ARCH (x86_64 or arm64; default this machine's),\n"
 	  "symbols against this machine's /proc/kallsyms when it is readable and\n"
 	  "of that arch, naming near matches of an unknown one. Every error is\n"
-	  "reported; the exit code is the first one's.\n" },
+	  "reported; the exit code is the first one's. Each name from BTF is\n"
+	  "printed with what it compiled to (NAME=TEXT is +0x68($arg1):s64).\n" },
 	{ "apply", kp_cmd_apply, "make the module hold what probe files say (boot-time probes)",
-	  "usage: kpmod apply [--check] [--state FILE] DIR|FILE...\n"
+	  "usage: kpmod apply [--check] [--state FILE] [--btf FILE|DIR|none] DIR|FILE...\n"
 	  "Makes the module hold the probes, filters, triggers, enabled events and\n"
 	  "buffer that the files say (a DIR: its *.conf, in name order), and\n"
 	  "removes the probes an earlier apply added that they no longer define.\n"
@@ -61,7 +70,9 @@ const struct kp_cmd kp_cmds[] = {
 	  "--check prints what would change and changes nothing: exit 0 when\n"
 	  "nothing would, 1 when something would. --state FILE (default\n"
 	  "/run/kpmod/applied) lists the probes apply added; a probe apply did\n"
-	  "not add is never changed, unless its definition is the same.\n" },
+	  "not add is never changed, unless its definition is the same.\n"
+	  "Names from BTF resolve on each machine (--btf as for kpmod add);\n"
+	  "--check prints what each became.\n" },
 	{ "del", kp_cmd_del, "delete probes",
 	  "usage: kpmod del EVENT|GROUP/EVENT|-:EVENT ...\n"
 	  "Deletes probes. An enabled probe must be disabled first, as in\n"
@@ -149,7 +160,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "when a ring is full and counts them; overwrite keeps the newest.\n"
 	  "Refused while a probe is enabled or a reader has a ring open.\n" },
 	{ "funcs", kp_cmd_funcs, "list the functions a probe can go on",
-	  "usage: kpmod funcs [--json] [GLOB]\n"
+	  "usage: kpmod funcs [--json] [-v [--btf FILE|DIR]] [GLOB]\n"
 	  "Lists, sorted, the kernel's functions a probe can go on (as perf\n"
 	  "probe --funcs does), from /proc/kallsyms: text symbols whose name\n"
 	  "nothing else in the kernel (or in their module) has, minus the kprobes\n"
@@ -158,7 +169,9 @@ const struct kp_cmd kp_cmds[] = {
 	  "module's function prints as MOD:NAME. GLOB (fnmatch) selects by name\n"
 	  "or MOD:NAME; when it matches nothing, exits 1. Needs no module. Run\n"
 	  "as root: kallsyms' addresses and the blacklist are root's. --json\n"
-	  "prints one JSON array of the names.\n" },
+	  "prints one JSON array of the names. -v (--verbose) adds each one's\n"
+	  "prototype from BTF, as bpftrace -lv: a line per parameter, then the\n"
+	  "return type as retval (JSON: objects with name, args and retval).\n" },
 	{ "usdt", kp_cmd_usdt, "list a program's USDT markers (.note.stapsdt)",
 	  "usage: kpmod usdt [--json] [-v] PATH [PROVIDER[:NAME]]\n"
 	  "Lists the USDT markers (<sys/sdt.h>'s DTRACE_PROBE, STAP_PROBE) of the\n"
@@ -172,7 +185,7 @@ const struct kp_cmd kp_cmds[] = {
 	  "array of objects, one per place (see doc/usage.md). Needs no module.\n" },
 	{ "trace", kp_cmd_trace, "stream events as ftrace's trace text or JSON",
 	  "usage: kpmod trace [--json] [-o FILE] [--duration SECONDS] [--count N]\n"
-	  "                   [DEF|EVENT|GLOB ...] [-- COMMAND [ARGS...]]\n"
+	  "                   [DEF|EVENT|GLOB|FUNC ...] [-- COMMAND [ARGS...]]\n"
 	  "Prints events from every CPU, merged in timestamp order, one line each\n"
 	  "in ftrace's trace format (or one JSON object per line). Stops at\n"
 	  "--count events, after --duration, or on Ctrl-C; then prints the\n"
@@ -181,7 +194,10 @@ const struct kp_cmd kp_cmds[] = {
 	  "A one-shot run: definitions (as for kpmod add) are added and enabled,\n"
 	  "and named events (EVENT, GROUP/EVENT, globs like 'kprobes/*' or\n"
 	  "'vfs_*') that are disabled are enabled, for this run only; it reads\n"
-	  "only its own events. With -- COMMAND, kpmod starts it, records only\n"
+	  "only its own events. A FUNC, a function BTF knows that names no\n"
+	  "event, is traced at its entry with $arg* and at its return with\n"
+	  "$retval, each value printed by its type (as ksnoop).\n"
+	  "With -- COMMAND, kpmod starts it, records only\n"
 	  "its process tree (children, and orphans, which kpmod reaps), and\n"
 	  "stops when it exits. However the run ends (the command's exit, Ctrl-C,\n"
 	  "SIGTERM, --duration, an error), the command is sent SIGTERM if still\n"

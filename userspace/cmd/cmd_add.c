@@ -6,10 +6,12 @@
  * they are added in order, and if the module refuses one, those this call
  * added are deleted again: a call adds all its probes or none.
  *
- * kpmod add --dry-run [--arch ARCH] ... parses and checks them without the
- * module (on a build host, in a fleet's CI) and reports every error.
+ * kpmod add --dry-run [--arch ARCH] [--btf FILE|DIR] ... parses and checks
+ * them without the module (on a build host, in a fleet's CI), reports
+ * every error and says what each name from BTF became.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +47,8 @@ static int kp_defs_read(struct kp_defs *d, const char *path)
  * readable and of that arch, the --filter compiled for each; every error
  * reported, the exit code the first one's.  Nothing reaches the module.
  */
-static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *filter)
+static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *filter,
+			  const char *btf)
 {
 	const struct kp_arch *arch = arch_name ? kp_arch_by_name(arch_name) : kp_arch_native();
 	struct kp_def_parser *dp;
@@ -58,6 +61,10 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 		return KP_EXIT_USAGE;
 	}
 	dp = kp_def_parser_new(arch, arch == kp_arch_native() ? KP_SYMS_IF_READABLE : KP_SYMS_NONE);
+	if (dp && btf && kp_def_parser_use_btf(dp, btf)) {
+		kp_def_parser_free(dp);
+		dp = NULL;
+	}
 	if (!dp) {
 		kp_msg("add", "out of memory\n");
 		return KP_EXIT_ERROR;
@@ -67,6 +74,8 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 		struct kp_filter_code code = { 0 };
 
 		r = kp_def_parser_parse(dp, it->text, it->src, it->line, &it->op, &it->def);
+		if (!r && it->op == KP_DEF_ADD)
+			kp_def_say_compiled(stdout, it->src, it->line, &it->def, arch);
 		if (!r && filter && it->op == KP_DEF_ADD) {
 			r = kp_add_filter(it, filter, &code);
 			kp_filter_code_free(&code);
@@ -91,7 +100,7 @@ int kp_cmd_add(int argc, char **argv)
 	struct kp_status st;
 	struct kp_nl nl;
 	bool enable = false, opts_done = false, dry_run = false;
-	const char *filter = NULL, *arch_name = NULL;
+	const char *filter = NULL, *arch_name = NULL, *btf = NULL;
 	unsigned int i;
 	int ret = 0;
 
@@ -124,6 +133,15 @@ int kp_cmd_add(int argc, char **argv)
 			arch_name = argv[i];
 		} else if (!opts_done && !strncmp(a, "--arch=", 7)) {
 			arch_name = a + 7;
+		} else if (!opts_done && !strcmp(a, "--btf")) {
+			if (++i == (unsigned int)argc) {
+				kp_msg("add", "--btf needs a FILE, a DIR or none\n");
+				ret = KP_EXIT_USAGE;
+				goto out;
+			}
+			btf = argv[i];
+		} else if (!opts_done && !strncmp(a, "--btf=", 6)) {
+			btf = a + 6;
 		} else if (!opts_done && (!strcmp(a, "-f") || !strcmp(a, "--file"))) {
 			if (++i == (unsigned int)argc) {
 				kp_msg("add", "%s needs a FILE\n", a);
@@ -160,13 +178,17 @@ int kp_cmd_add(int argc, char **argv)
 		goto out;
 	}
 	if (dry_run) {
-		ret = kp_add_dry_run(&d, arch_name, filter);
+		ret = kp_add_dry_run(&d, arch_name, filter, btf);
 		goto out;
 	}
 	ret = kp_session_open("add", &nl, &st);
 	if (ret)
 		goto out;
 	ret = kp_def_parser_for_module("add", &st, &dp);
+	if (!ret && btf && kp_def_parser_use_btf(dp, btf)) {
+		kp_msg("add", "out of memory\n");
+		ret = KP_EXIT_ERROR;
+	}
 	if (ret)
 		goto close;
 	for (i = 0; i < d.n; i++) {

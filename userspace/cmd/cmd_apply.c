@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kpmod apply [--check] [--state FILE] DIR|FILE...: makes the module hold
+ * kpmod apply [--check] [--state FILE] [--btf FILE|DIR] DIR|FILE...: makes the module hold
  * what probe files say (the .conf files of /etc/kpmod/probes.d at boot), and nothing
  * else of what apply put there before.  Idempotent: a second run changes
  * nothing; a changed file changes only the difference.
@@ -52,6 +52,7 @@ struct kp_want {
 
 struct kp_apply {
 	bool check;
+	const struct kp_arch *arch;	/* the module's: what --check names compile for */
 	const char *state;
 	struct kp_want *want;
 	unsigned int nwant;
@@ -166,6 +167,8 @@ static int kp_apply_line(struct kp_apply *a, struct kp_def_parser *dp, char *lin
 		if (!def)
 			return KP_EXIT_ERROR;
 		ret = kp_def_parser_parse(dp, line, src, lineno, &op, def);
+		if (!ret && a->check)
+			kp_def_say_compiled(stdout, src, lineno, def, a->arch);
 		if (!ret && kp_want_find(a, def->group, def->event)) {
 			kp_msg_at(where, "%s/%s is defined twice\n", def->group, def->event);
 			ret = KP_EXIT_USAGE;
@@ -732,8 +735,10 @@ int kp_cmd_apply(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "check", no_argument, NULL, 'c' },
 		{ "state", required_argument, NULL, 's' },
+		{ "btf", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *btf = NULL;
 	struct kp_apply a = { .state = KP_APPLY_STATE, .buf_mode = -1 };
 	struct kp_probe_list l = { 0 };
 	struct kp_def_parser *dp = NULL;
@@ -746,10 +751,13 @@ int kp_cmd_apply(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":cs:", opts, NULL)) != -1) {
+		/* --btf: names from that BTF, not this machine's (kbtf.h). */
 		if (c == 'c')
 			a.check = true;
 		else if (c == 's')
 			a.state = optarg;
+		else if (c == 'b')
+			btf = optarg;
 		else
 			return kp_opt_error("apply", c, argv);
 	}
@@ -761,8 +769,13 @@ int kp_cmd_apply(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = kp_def_parser_for_module("apply", &a.st, &dp);
+	if (!ret && btf && kp_def_parser_use_btf(dp, btf)) {
+		kp_msg("apply", "out of memory\n");
+		ret = KP_EXIT_ERROR;
+	}
 	if (ret)
 		goto out;
+	a.arch = kp_def_parser_arch(dp);
 	/* Every definition, then every directive: all checked before any change. */
 	for (i = optind; i < argc && !ret; i++)
 		ret = kp_apply_read(&a, dp, argv[i], true);

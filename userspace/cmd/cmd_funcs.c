@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kpmod funcs [--json] [GLOB]: the functions a probe can go on. */
+/*
+ * kpmod funcs [--json] [-v [--btf FILE|DIR]] [GLOB]: the functions a probe
+ * can go on, with -v each one's prototype from BTF.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,9 +16,14 @@ int kp_cmd_funcs(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "btf", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum kp_funcs_format format = KP_FUNCS_TEXT;
+	const char *btf_spec = NULL;
+	struct kp_btf *btf = NULL;
+	bool verbose = false;
 	struct kp_blacklist bl;
 	struct kp_ksyms ks;
 	const char *glob;
@@ -23,10 +31,19 @@ int kp_cmd_funcs(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":j", opts, NULL)) != -1) {
-		if (c != 'j')
+	while ((c = getopt_long(argc, argv, ":jv", opts, NULL)) != -1) {
+		if (c == 'j')
+			format = KP_FUNCS_JSON;
+		else if (c == 'v')
+			verbose = true;
+		else if (c == 'b')
+			btf_spec = optarg;
+		else
 			return kp_opt_error("funcs", c, argv);
-		format = KP_FUNCS_JSON;
+	}
+	if (btf_spec && !verbose) {
+		kp_msg("funcs", "--btf is for -v (the prototypes)\n");
+		return KP_EXIT_USAGE;
 	}
 	if (argc - optind > 1) {
 		kp_msg("funcs", "at most one GLOB\n");
@@ -46,7 +63,20 @@ int kp_cmd_funcs(int argc, char **argv)
 		kp_msg("funcs",
 		       "the kprobes blacklist (debugfs kprobes/blacklist): %s: " "functions the kernel refuses to probe are listed too\n",
 		       strerror(-ret));
-	n = kp_funcs_print(stdout, &ks, ret ? NULL : &bl, glob, format);
+	if (verbose) {
+		btf = kp_btf_new(btf_spec);
+		if (!btf) {
+			kp_blacklist_free(&bl);
+			kp_ksyms_free(&ks);
+			kp_msg("funcs", "out of memory\n");
+			return KP_EXIT_ERROR;
+		}
+		/* Names only when there is no BTF: say so once. */
+		if (kp_btf_func(btf, "", "vfs_read", &(struct kp_btf_func){ 0 }) == -EOPNOTSUPP)
+			kp_msg("funcs", "no prototypes: %s\n", kp_btf_why(btf));
+	}
+	n = kp_funcs_print(stdout, &ks, ret ? NULL : &bl, glob, format, btf);
+	kp_btf_free(btf);
 	kp_blacklist_free(&bl);
 	kp_ksyms_free(&ks);
 	/* A write error: kp_main() says it and exits 1. */

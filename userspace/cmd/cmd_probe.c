@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "add.h"
 #include "args.h"
 #include "commands.h"
 #include "oneshot.h"
@@ -113,7 +114,8 @@ int kp_cmd_clear(int argc, char **argv)
 /* Runs @fn (or with --json, @json) over the probe list: for list and stat. */
 static int kp_with_list(const char *cmd, int argc, char **argv,
 			void (*fn)(const struct kp_probe_list *l),
-			void (*json)(FILE *out, const struct kp_probe_list *l))
+			void (*json)(FILE *out, const struct kp_status *st,
+				     const struct kp_probe_list *l))
 {
 	bool as_json = argc == 2 && !strcmp(argv[1], "--json");
 	struct kp_probe_list l;
@@ -134,7 +136,7 @@ static int kp_with_list(const char *cmd, int argc, char **argv,
 		ret = kp_fail(cmd, &e);
 	} else {
 		if (as_json)
-			json(stdout, &l);
+			json(stdout, &st, &l);
 		else
 			fn(&l);
 		kp_probe_list_free(&l);
@@ -178,9 +180,26 @@ static void kp_print_stat(const struct kp_probe_list *l)
 	}
 }
 
+/* list --json: with what each argument compiled to on this machine. */
+static void kp_list_json_compiled(FILE *out, const struct kp_status *st,
+				   const struct kp_probe_list *l)
+{
+	const struct kp_arch *arch = kp_arch_by_name(st->arch);
+	struct kp_def_parser *dp = arch ? kp_def_parser_new(arch, KP_SYMS_KALLSYMS) : NULL;
+
+	kp_list_json(out, l, dp);
+	kp_def_parser_free(dp);
+}
+
+static void kp_stat_json_of(FILE *out, const struct kp_status *st, const struct kp_probe_list *l)
+{
+	(void)st;
+	kp_stat_json(out, l);
+}
+
 int kp_cmd_list(int argc, char **argv)
 {
-	return kp_with_list("list", argc, argv, kp_print_list, kp_list_json);
+	return kp_with_list("list", argc, argv, kp_print_list, kp_list_json_compiled);
 }
 
 /* stat --prometheus: the probes' counters and every ring's, one exposition. */
@@ -215,7 +234,7 @@ int kp_cmd_stat(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--prometheus"))
 		return kp_stat_prom();
-	return kp_with_list("stat", argc, argv, kp_print_stat, kp_stat_json);
+	return kp_with_list("stat", argc, argv, kp_print_stat, kp_stat_json_of);
 }
 
 int kp_cmd_enable(int argc, char **argv)

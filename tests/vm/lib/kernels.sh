@@ -323,27 +323,30 @@ fetch_busybox() {
 	BUSYBOX=$dir/bin/busybox
 }
 
-# fetch_libnl ARCH sets NL_SYSROOT to a folder holding ARCH's libnl-3 and
-# libnl-genl-3 headers, static libraries and .pc files (empty for the host's
-# own arch, whose installed libnl is used).
+# fetch_libnl ARCH sets NL_SYSROOT to a folder holding ARCH's libnl-3,
+# libnl-genl-3 and libbpf (with libelf and zlib, which it needs) headers,
+# static libraries and .pc files (empty for the host's own arch, whose
+# installed libraries are used).
 fetch_libnl() {
 	local darch dir
 	darch=$(deb_arch "$1")
 	NL_SYSROOT=
 	[ "$darch" = "$(dpkg --print-architecture)" ] && return 0
 	dir=$KPMOD_CACHE/libnl-$darch
-	if [ ! -f "$dir/done" ]; then
+	if [ ! -f "$dir/done-libbpf" ]; then
 		apt_private "$(host_suite)"
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		unpack_debs "$dir" "libnl-3-dev:$darch" "libnl-genl-3-dev:$darch" \
-			"libnl-3-200:$darch" "libnl-genl-3-200:$darch"
+			"libnl-3-200:$darch" "libnl-genl-3-200:$darch" \
+			"libbpf-dev:$darch" "libbpf1:$darch" "libelf-dev:$darch" \
+			"libelf1:$darch" "zlib1g-dev:$darch" "zlib1g:$darch"
 		# The .a files sit in /lib; the .pc files name /usr/lib.
 		local a
 		for a in "$dir"/lib/*/*.a; do
 			ln -sf "$a" "$dir/usr${a#"$dir"}"
 		done
-		touch "$dir/done"
+		touch "$dir/done-libbpf"
 	fi
 	NL_SYSROOT=$dir
 }

@@ -6,8 +6,9 @@
 # Not symstr: on Debian 6.1, kprobe_events itself corrupts its ring buffer
 # with a symstr argument under load (an oops with kpmod not even loaded);
 # kpmod's symstr is checked on its own in 58-fetch-forms.sh.
-# $argN and $retval carry explicit types: from 6.4 on, kprobe_events types
-# untyped ones from BTF, which kpmod does not read (untyped is x64, as 6.1).
+# $argN and $retval carry explicit types: an untyped one is typed from BTF
+# by kprobe_events from 6.6 on (and by kpmod wherever BTF is), not by
+# 6.1's kprobe_events (x64); 77-btf.sh compares the BTF forms.
 . "$KPMOD_LIB"
 need_kprobe_events
 T=/sys/kernel/tracing

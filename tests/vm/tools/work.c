@@ -8,6 +8,9 @@
  *   kpmod-work getppid N           N getppid() calls
  *   kpmod-work open PATH N         N open(PATH)+close
  *   kpmod-work read PATH N         N open(PATH), read to the end, close
+ *   kpmod-work seekread PATH OFF COUNT  open(PATH), lseek to OFF, one
+ *                                  read of COUNT bytes, close: what a probe
+ *                                  on vfs_read must see is known
  *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS; prints "calls N"
  *   kpmod-work now                 prints CLOCK_MONOTONIC in nanoseconds
  *   kpmod-work time CMD ARGS...    runs CMD as above, then prints the mean
@@ -139,6 +142,15 @@ int main(int argc, char **argv)
 			}
 			close(fd);
 		}
+	} else if (!strcmp(argv[1], "seekread") && argc > 4) {
+		static char buf[1 << 16];
+		int fd = open(argv[2], O_RDONLY);
+		size_t count = (size_t)num(argv[4]);
+
+		if (fd < 0 || count > sizeof(buf) || lseek(fd, num(argv[3]), SEEK_SET) < 0 ||
+		    read(fd, buf, count) < 0)
+			return 1;
+		close(fd);
 	} else if (!strcmp(argv[1], "spin")) {
 		time_t end = time(NULL) + num(argv[2]);
 
@@ -156,6 +168,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | spin SECONDS | now | chrt PID PRIO\n");
+	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | seekread PATH OFF COUNT | spin SECONDS | now | chrt PID PRIO\n");
 	return 2;
 }

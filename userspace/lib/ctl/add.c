@@ -12,7 +12,9 @@
 #include <netlink/genl/genl.h>
 
 #include "add.h"
+#include "fetch_text.h"
 #include "filter_probe.h"
+#include "kbtf.h"
 #include "ksyms.h"
 #include "probe_nl.h"
 
@@ -378,6 +380,7 @@ struct kp_def_parser {
 	const struct kp_arch *arch;
 	kp_resolve_fn resolve;
 	struct kp_lazy_ksyms lk;
+	struct kp_btf *btf;	/* read on the first name that needs it */
 };
 
 struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check)
@@ -388,12 +391,53 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 		[KP_SYMS_NONE] = kp_resolve_none,
 	};
 	struct kp_def_parser *dp = calloc(1, sizeof(*dp));
+	const char *env = getenv(KP_BTF_ENV);
 
-	if (dp) {
-		dp->arch = arch;
-		dp->resolve = resolvers[check];
+	if (!dp)
+		return NULL;
+	dp->arch = arch;
+	dp->resolve = resolvers[check];
+	/* This machine's BTF describes this machine's arch only. */
+	dp->btf = kp_btf_new(arch == kp_arch_native() ? NULL : env && *env ? env : KP_BTF_NONE);
+	if (!dp->btf) {
+		free(dp);
+		return NULL;
 	}
 	return dp;
+}
+
+void kp_def_say_compiled(FILE *out, const char *src, unsigned int line,
+			 const struct kp_probe_def *def, const struct kp_arch *arch)
+{
+	char text[KP_ARG_TEXT_LEN * 2];
+	unsigned int j;
+
+	for (j = 0; j < def->nargs; j++) {
+		const struct kp_arg_def *a = &def->args[j];
+
+		if (!a->btf)
+			continue;
+		kp_fetch_text(a, arch, text, sizeof(text));
+		if (src)
+			fprintf(out, "%s:%u: ", src, line);
+		fprintf(out, "%s/%s: %s is %s\n", def->group, def->event, a->text, text);
+	}
+}
+
+int kp_def_parser_use_btf(struct kp_def_parser *dp, const char *spec)
+{
+	struct kp_btf *kb = kp_btf_new(spec);
+
+	if (!kb)
+		return -ENOMEM;
+	kp_btf_free(dp->btf);
+	dp->btf = kb;
+	return 0;
+}
+
+const struct kp_arch *kp_def_parser_arch(const struct kp_def_parser *dp)
+{
+	return dp->arch;
 }
 
 int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
@@ -420,11 +464,19 @@ int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *
 	struct kp_def_item it = { .text = (char *)text, .src = src, .line = line };
 	struct kp_parse_err pe;
 
-	if (!kp_parse_def(text, dp->arch, dp->resolve, &dp->lk, op, def, &pe))
+	if (!kp_parse_def_btf(text, dp->arch, dp->resolve, &dp->lk, dp->btf, op, def, &pe))
 		return 0;
 	it.def = *def;
 	kp_report_parse_err(&it, &pe, &dp->lk);
 	return KP_EXIT_DEF_BASE + pe.code;
+}
+
+int kp_def_parser_compile(struct kp_def_parser *dp, const char *text, struct kp_probe_def *def)
+{
+	struct kp_parse_err pe;
+	enum kp_def_op op;
+
+	return kp_parse_def_btf(text, dp->arch, dp->resolve, &dp->lk, dp->btf, &op, def, &pe);
 }
 
 void kp_def_parser_free(struct kp_def_parser *dp)
@@ -432,5 +484,6 @@ void kp_def_parser_free(struct kp_def_parser *dp)
 	if (!dp)
 		return;
 	kp_ksyms_free(&dp->lk.ks);
+	kp_btf_free(dp->btf);
 	free(dp);
 }

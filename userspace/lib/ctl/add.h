@@ -4,6 +4,7 @@
 #define KPMOD_ADD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "filter_probe.h"
@@ -75,6 +76,21 @@ int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
 			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def);
 void kp_def_parser_free(struct kp_def_parser *dp);
+/* The same without a word on stderr: 0, or -1 if @text does not parse. */
+int kp_def_parser_compile(struct kp_def_parser *dp, const char *text, struct kp_probe_def *def);
+/*
+ * Names are looked up in @spec's BTF (--btf: a file, a directory as
+ * /sys/kernel/btf, or "none"); by default this machine's (or $KPMOD_BTF),
+ * none for another arch.  0 or -ENOMEM.
+ */
+int kp_def_parser_use_btf(struct kp_def_parser *dp, const char *spec);
+const struct kp_arch *kp_def_parser_arch(const struct kp_def_parser *dp);
+/*
+ * What each name from BTF in @def became, one line each:
+ * "[SRC:LINE: ]GRP/EVENT: NAME=TEXT is COMPILED" (add --dry-run, apply --check).
+ */
+void kp_def_say_compiled(FILE *out, const char *src, unsigned int line,
+			 const struct kp_probe_def *def, const struct kp_arch *arch);
 
 /*
  * Compiles @filter for the probe @it defines; prints why not, as the

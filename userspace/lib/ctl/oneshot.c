@@ -8,7 +8,7 @@
  * from it, and this process is their subreaper, so that orphans stay in
  * the tree.
  */
-#define _GNU_SOURCE	/* pipe2 */
+#define _GNU_SOURCE	/* pipe2, asprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "kbtf.h"
 #include "oneshot.h"
 #include "probe_nl.h"
 #include "probe_ops.h"
@@ -53,6 +54,32 @@ bool kp_oneshot_is_def(const char *spec)
 static bool kp_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * A bare function name that names no event (kpmod trace vfs_read): its
+ * entry with every parameter and its return with $retval, typed from
+ * BTF, as ksnoop.  Two definitions into @defs (freed by the caller), or
+ * none (0) when BTF does not know the function.
+ */
+static unsigned int kp_func_defs(const char *spec, char **defs)
+{
+	const char *colon = strchr(spec, ':');
+	struct kp_btf *kb = kp_btf_new(NULL);
+	char mod[KPMOD_MAX_MODULE_LEN] = "";
+	struct kp_btf_func f;
+	unsigned int n = 0;
+
+	if (colon && (size_t)(colon - spec) < sizeof(mod))
+		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - spec), spec);
+	if (kb && !kp_btf_func(kb, mod, colon ? colon + 1 : spec, &f)) {
+		if (asprintf(&defs[0], "p %s%s", spec, f.nparams ? " $arg*" : "") > 0)
+			n++;
+		if (n && asprintf(&defs[1], "r %s%s", spec, f.proto->type ? " $retval" : "") > 0)
+			n++;
+	}
+	kp_btf_free(kb);
+	return n;
 }
 
 /* Adds @p's name to @v unless there. */
@@ -165,10 +192,10 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 		.pid_tree = (flags & KP_ONESHOT_COMMAND) ? (uint32_t)getpid() : 0,
 	};
 	struct kp_event_name *named = NULL;
-	unsigned int nnamed = 0, ndefs = 0, i, attached, before;
+	unsigned int nnamed = 0, ndefs = 0, i, j, attached, before, nmade, nmades = 0;
 	struct kp_probe_list l = { 0 };
 	struct kp_select *sel = NULL;
-	char **defs = NULL;
+	char **defs = NULL, **made = NULL;
 	struct kp_err e;
 	int ret, bad;
 
@@ -179,9 +206,11 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	if (ret)
 		return ret;
 	os->connected = true;
-	defs = calloc(a->nspecs ? a->nspecs : 1, sizeof(*defs));
-	os->added = calloc(a->nspecs ? a->nspecs : 1, sizeof(*os->added));
-	if (!defs || !os->added) {
+	/* A function name makes two definitions. */
+	defs = calloc(a->nspecs ? 2 * a->nspecs : 1, sizeof(*defs));
+	made = calloc(a->nspecs ? 2 * a->nspecs : 1, sizeof(*made));
+	os->added = calloc(a->nspecs ? 2 * a->nspecs : 1, sizeof(*os->added));
+	if (!defs || !made || !os->added) {
 		ret = KP_EXIT_ERROR;
 		goto out;
 	}
@@ -191,8 +220,15 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	}
 	/* Names first: a glob must not match the probes this run adds. */
 	for (i = 0; i < (unsigned int)a->nspecs && !ret; i++) {
+		const char *why;
+
 		if (kp_oneshot_is_def(a->specs[i]))
 			defs[ndefs++] = a->specs[i];
+		else if (how.enable && !kp_is_glob(a->specs[i]) &&
+			 !kp_probe_list_find_name(&l, a->specs[i], &why) &&
+			 (nmade = kp_func_defs(a->specs[i], made + nmades)))
+			for (j = 0; j < nmade; j++)
+				defs[ndefs++] = made[nmades++];
 		else
 			ret = kp_match_names(os, &l, a->specs[i], &named, &nnamed);
 	}
@@ -249,6 +285,9 @@ out:
 	kp_probe_list_free(&l);
 	free(named);
 	free(defs);
+	for (i = 0; i < nmades; i++)
+		free(made[i]);
+	free(made);
 	free(sel);
 	return ret;
 }

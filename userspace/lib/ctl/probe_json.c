@@ -2,6 +2,8 @@
 /* --json for kpmod list, stat and status (probe_json.h). */
 #include <string.h>
 
+#include "add.h"
+#include "fetch_text.h"
 #include "format.h"
 #include "oneshot.h"
 #include "probe_json.h"
@@ -29,9 +31,12 @@ static void kp_probe_name_json(FILE *out, const struct kp_probe_info *p)
 	kp_jstr(out, "event", p->desc.event, ",");
 }
 
-void kp_list_json(FILE *out, const struct kp_probe_list *l)
+void kp_list_json(FILE *out, const struct kp_probe_list *l, struct kp_def_parser *dp)
 {
+	static struct kp_probe_def def;
+	char text[KP_ARG_TEXT_LEN * 2];
 	unsigned int i, j;
+	bool parsed;
 
 	fputc('[', out);
 	for (i = 0; i < l->n; i++) {
@@ -53,9 +58,19 @@ void kp_list_json(FILE *out, const struct kp_probe_list *l)
 		kp_jbool(out, "gone", p->gone, ",");
 		kp_jstr(out, "filter", p->filter, ",");
 		fputs("\"args\":[", out);
+		parsed = dp && !kp_def_parser_compile(dp, p->definition, &def) &&
+			 def.nargs == p->desc.nargs;
 		for (j = 0; j < p->desc.nargs; j++) {
 			fputs(j ? ",{" : "{", out);
-			kp_jstr(out, "name", p->desc.args[j].name, "}");
+			kp_jstr(out, "name", p->desc.args[j].name, dp ? "," : "}");
+			if (!dp)
+				continue;
+			if (!parsed) {
+				fputs("\"compiled\":null}", out);
+				continue;
+			}
+			kp_fetch_text(&def.args[j], kp_def_parser_arch(dp), text, sizeof(text));
+			kp_jstr(out, "compiled", text, "}");
 		}
 		fputs("],\"triggers\":[", out);
 		for (j = 0; j < p->ntriggers; j++) {

@@ -12,7 +12,13 @@
 #include "probe_nl.h"
 #include "session.h"
 
-void kp_list_json(FILE *out, const struct kp_probe_list *l);
+struct kp_def_parser;
+/*
+ * Each argument with "compiled": its program as a FETCHARG with offsets
+ * only (what a name from BTF became), from @dp's parse of the definition
+ * on this machine; null where that parse fails, and none if @dp is NULL.
+ */
+void kp_list_json(FILE *out, const struct kp_probe_list *l, struct kp_def_parser *dp);
 void kp_stat_json(FILE *out, const struct kp_probe_list *l);
 /* @l: the probes, for what one-shot runs left behind (NULL: not known). */
 void kp_status_json(FILE *out, const struct kp_status *st, const struct kp_probe_list *l);

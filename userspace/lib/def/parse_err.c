@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A refused definition's message, and its error_log form. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "parse_err.h"
@@ -8,6 +9,22 @@
 #define E(code, msg) [KP_E_##code] = msg,
 static const char *const kp_err_text[] = { KP_PARSE_ERRORS };
 #undef E
+
+int kp_parse_set_err(struct kp_parse_err *err, int code, size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->code = code;
+	err->pos = (unsigned int)pos;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	} else {
+		snprintf(err->msg, sizeof(err->msg), "%s", kp_parse_strerror(code));
+	}
+	return -1;
+}
 
 const char *kp_parse_strerror(int code)
 {

@@ -7,6 +7,7 @@
 #ifndef KPMOD_PARSE_ERR_H
 #define KPMOD_PARSE_ERR_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* A refused definition exits with KP_EXIT_DEF_BASE + its code. */
@@ -17,7 +18,7 @@
 /*
  * One code per distinct problem.  The first group are the kernel's
  * (trace_probe.h ERRORS) that a kprobe definition can meet; the second
- * are kpmod's own.
+ * are kpmod's own; the third the kernel's again, for BTF names.
  */
 #define KP_PARSE_ERRORS							\
 	E(NONE,			"Success")				\
@@ -38,7 +39,7 @@
 	E(RETVAL_ON_PROBE,	"$retval is only for return probes")	\
 	E(BAD_STACK_NUM,	"Invalid stack number")			\
 	E(BAD_ARG_NUM,		"Invalid argument number")		\
-	E(BAD_VAR,		"Invalid $-variable")			\
+	E(BAD_VAR,		"Invalid $-variable specified")		\
 	E(BAD_REG_NAME,		"Invalid register name")		\
 	E(BAD_MEM_ADDR,		"Invalid memory address")		\
 	E(BAD_IMM,		"Invalid immediate value")		\
@@ -101,7 +102,20 @@
 	E(UPROBE_VAR,		"Not available with uprobe")		\
 	E(MAXACT_ON_UPROBE,	"Maxactive is only for kprobes")		\
 	E(UNKNOWN_MARKER,	"Unknown USDT marker")			\
-	E(BAD_USDT_ARG,		"USDT argument not available")
+	E(BAD_USDT_ARG,		"USDT argument not available")		\
+	/* The kernel's, for names from BTF (6.6's and later's words) */	\
+	E(NOSUP_BTFARG,		"BTF is not available or not supported") \
+	E(NO_BTFARG,		"This variable is not found at this probe point") \
+	E(NO_BTF_ENTRY,		"No BTF entry for this probe point")	\
+	E(NO_RETVAL,		"This function returns 'void' type")	\
+	E(NOFENTRY_ARGS,	"$arg* can be used only on function entry or exit") \
+	E(DOUBLE_ARGS,		"$arg* can be used only once in the parameters") \
+	E(NO_PTR_STRCT,		"This is not a pointer to union/structure.") \
+	E(NOSUP_DAT_ARG,	"Non pointer structure/union argument is not supported.") \
+	E(BAD_HYPHEN,		"Failed to parse single hyphen. Forgot '>'?") \
+	E(NO_BTF_FIELD,		"This field is not found.")		\
+	E(BAD_BTF_TID,		"Failed to get BTF type info.")		\
+	E(BAD_TYPE4STR,		"This type does not fit for string.")
 
 #define E(code, msg) KP_E_##code,
 enum kp_parse_errcode { KP_PARSE_ERRORS KP_E__COUNT };
@@ -115,6 +129,10 @@ struct kp_parse_err {
 	unsigned int pos;	/* byte offset into the input: the caret */
 	char msg[256];		/* the message, perhaps more specific */
 };
+
+/* Fills @err: @fmt NULL for the code's own message; returns -1. */
+int kp_parse_set_err(struct kp_parse_err *err, int code, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * Prints @err as the kernel's error_log does:

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "args.h"
+#include "probe_btf.h"
 #include "probe_def.h"
+#include "probe_parse.h"
 #include "uprobe_file.h"
 #include "usdt_def.h"
 
@@ -130,7 +132,7 @@ static uint64_t k_simple_strtoul(const char *s, const char **end)
 
 /* ---- names ---- */
 
-static bool good_name(const char *name, bool hyphen_ok)
+static bool kp_good_name(const char *name, bool hyphen_ok)
 {
 	const char *p = name;
 
@@ -192,7 +194,7 @@ const char *kp_type_name(uint32_t type)
  * find_fetch_type(): NULL is the default type, x64 ("unsigned long" in
  * hex); b<W>@<O>/<C> is a bitfield in a C-bit container.
  */
-static bool find_type(const char *t, struct kp_type_info *out)
+static bool kp_find_type(const char *t, struct kp_type_info *out)
 {
 	unsigned int i;
 	uint64_t bs;
@@ -221,78 +223,26 @@ static bool find_type(const char *t, struct kp_type_info *out)
 	return false;
 }
 
-/* ---- errors ---- */
-
-static int set_err(struct kp_parse_err *err, int code, size_t pos,
-		   const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_err(struct kp_parse_err *err, int code, size_t pos,
-		   const char *fmt, ...)
-{
-	va_list ap;
-
-	err->code = code;
-	err->pos = (unsigned int)pos;
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	} else {
-		snprintf(err->msg, sizeof(err->msg), "%s",
-			 kp_parse_strerror(code));
-	}
-	return -1;
-}
-
-#define ERR(pc, code, pos) \
-	set_err((pc)->err, KP_E_##code, (pc)->base + (size_t)(pos), NULL)
-
 /* ---- fetch arguments ---- */
 
-/*
- * Instructions as the kernel lays them out in its 16-slot buffer; SYM is
- * its FETCH_NOP_SYMBOL (dropped from the result, but it takes a slot as
- * in the kernel) and ST_SYMSTR its symstr store.
- */
-enum {
-	I_NOP = 0, I_END, I_SYM,
-	I_REG, I_STACK, I_STACKP, I_RETVAL, I_IMM, I_COMM, I_ARG, I_DATA, I_DURATION, I_FOFFS,
-	I_DEREF, I_UDEREF,
-	I_ST_RAW, I_ST_MEM, I_ST_UMEM, I_ST_STRING, I_ST_USTRING, I_ST_SYMSTR,
-	I_MOD_BF, I_LP_ARRAY,
-};
-
-struct kinsn {
-	int op;
-	unsigned int size, lshift, rshift;
-	uint32_t param;
-	int64_t imm;
-};
-
-struct pctx {
-	const struct kp_arch *arch;
-	kp_resolve_fn resolve;
-	void *rctx;
-	bool is_return;
-	bool fentry;		/* the probe is at a function entry */
-	bool user;		/* a uprobe: memory is the process' */
-	struct kp_parse_err *err;
-	size_t base;		/* the current word's offset in the input */
-	unsigned int size;	/* the kernel's event record bytes so far */
-	struct kp_arg_def *arg;
-};
-
-static int parse_vars(struct pctx *pc, const char *var, struct kinsn *code,
+/* parse_probe_vars(): @var is after the '$' of @arg. */
+static int parse_vars(struct pctx *pc, char *arg, struct kinsn **pcode, struct kinsn *end,
 		      int offs)
 {
 	unsigned int max = pc->arch ? pc->arch->max_stack : 2048;
+	struct kinsn *code = *pcode;
+	const char *var = arg + 1;
 	size_t len;
 	uint64_t param;
 
-	if (!strcmp(var, "retval")) {
+	if (!strncmp(var, "retval", 6)) {
 		if (!pc->is_return)
 			return ERR(pc, RETVAL_ON_PROBE, offs);
+		/* A kprobe's is typed from BTF, and may name members. */
+		if (!pc->user)
+			return kp_btf_parse_arg(pc, arg, pcode, end, offs);
+		if (var[6])
+			return ERR(pc, BAD_VAR, offs);
 		code->op = I_RETVAL;
 		return 0;
 	}
@@ -355,7 +305,7 @@ static int parse_reg(struct pctx *pc, const char *name, struct kinsn *code,
 	}
 	while ((a = kp_arch_next(a))) {
 		if (a != pc->arch && kp_arch_reg(a, name) >= 0)
-			return set_err(pc->err, KP_E_OTHER_ARCH_REG,
+			return kp_parse_set_err(pc->err, KP_E_OTHER_ARCH_REG,
 				       pc->base + (size_t)offs,
 				       "%%%s: %s register, not valid on %s",
 				       name, a->name, pc->arch->name);
@@ -384,7 +334,7 @@ static int resolve_sym(struct pctx *pc, const char *text, int offs,
 		return ERR(pc, BAD_SYM_OFFS, offs + (int)len);
 	r = pc->resolve ? pc->resolve(name, &a, pc->rctx) : KP_RESOLVE_NONE;
 	if (r != KP_RESOLVE_OK && r != KP_RESOLVE_MULTI)
-		return set_err(pc->err, KP_E_UNKNOWN_SYMBOL,
+		return kp_parse_set_err(pc->err, KP_E_UNKNOWN_SYMBOL,
 			       pc->base + (size_t)offs, "Unknown symbol: %s",
 			       name);
 	*addr = (int64_t)(a + (uint64_t)off);
@@ -405,7 +355,7 @@ static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 
 	switch (arg[0]) {
 	case '$':
-		return parse_vars(pc, arg + 1, code, offs);
+		return parse_vars(pc, arg, pcode, end, offs);
 
 	case '%':
 		return parse_reg(pc, arg + 1, code, offs);
@@ -478,6 +428,8 @@ static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 		*pcode = code;
 		code->op = user ? I_UDEREF : I_DEREF;
 		code->imm = offset;
+		/* What a name inside was is not what is read: no BTF type. */
+		pc->btf.last_type = NULL;
 		return 0;
 
 	case '\\':
@@ -508,6 +460,12 @@ static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 		code->op = I_IMM;
 		code->imm = (int64_t)uval;
 		return 0;
+	}
+	/* A name: a parameter of the probed function, from BTF. */
+	if (isalpha((unsigned char)arg[0]) || arg[0] == '_') {
+		if (pc->user || !pc->fentry)
+			return ERR(pc, NOSUP_BTFARG, offs);
+		return kp_btf_parse_arg(pc, arg, pcode, end, offs);
 	}
 	return ERR(pc, BAD_FETCH_ARG, offs);
 }
@@ -617,6 +575,7 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	struct kinsn code_buf[KPMOD_MAX_INSNS], *code, *scode;
 	struct kp_type_info ti;
 	char arg[KP_MAX_ARGSTR_LEN + 1], *t = NULL, *t2, *t3;
+	const char *btf_type = NULL;
 	size_t len = strlen(body);
 	int tpos = offs;
 
@@ -653,21 +612,30 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	    !strncmp(arg, "\\\"", 2)) {
 		if (a->count || (t && strcmp(t, "string")))
 			return ERR(pc, STRING_ONLY, tpos);
-		find_type("string", &ti);
-	} else if (!find_type(!t && !strcmp(arg, "$duration") ? "u64" : t, &ti)) {
+		kp_find_type("string", &ti);
+	} else if (!kp_find_type(!t && !strcmp(arg, "$duration") ? "u64" : t, &ti)) {
 		/* A duration is a number of nanoseconds: u64 unless typed. */
 		return ERR(pc, BAD_TYPE, tpos);
 	}
-	a->type = ti.type;
-	pc->size += ti.size * (a->count ? a->count : 1);
-	if (pc->size > MAX_PROBE_EVENT_SIZE)
-		return ERR(pc, EVENT_TOO_BIG, offs);
 
 	memset(code_buf, 0, sizeof(code_buf));
 	code = code_buf;
 	code_buf[KPMOD_MAX_INSNS - 1].op = I_END;
+	pc->btf.last_type = NULL;
+	pc->btf.used = false;
 	if (parse_fetch(pc, arg, &code, &code_buf[KPMOD_MAX_INSNS - 1], offs))
 		return -1;
+	/* A name's type from BTF, or its char * dereferenced for a string. */
+	btf_type = t;
+	if (kp_btf_fix_type(pc, t, &code, &btf_type))
+		return -1;
+	if (btf_type != t)
+		kp_find_type(btf_type, &ti);
+	a->btf = pc->btf.used;
+	a->type = ti.type;
+	pc->size += ti.size * (a->count ? a->count : 1);
+	if (pc->size > MAX_PROBE_EVENT_SIZE)
+		return ERR(pc, EVENT_TOO_BIG, offs);
 
 	/* Store operation */
 	if (ti.is_string) {
@@ -720,9 +688,11 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	}
 	scode = code;
 
-	/* Modify operation */
+	/* Modify operation: a bitfield given, or a bitfield member's */
 	if (t && *t == 'b' && parse_bitfield(t, ti.size, &code))
 		return ERR(pc, BAD_BITFIELD, tpos);
+	if (!t && kp_btf_bitfield(pc, ti.size, &code))
+		return -1;
 
 	/* Loop operation */
 	if (a->count) {
@@ -760,10 +730,18 @@ static int parse_arg(struct pctx *pc, struct kp_probe_def *def,
 		a->name[body - word] = '\0';
 		body++;
 	} else {
-		snprintf(a->name, sizeof(a->name), "arg%u", i + 1);
+		/* generate_probe_arg_name(): a name as it is (BTF's), else argN. */
+		size_t n = strcspn(word, ":");
+
+		if (n < sizeof(a->name)) {
+			memcpy(a->name, word, n);
+			a->name[n] = '\0';
+		}
+		if (n >= sizeof(a->name) || !kp_good_name(a->name, false))
+			snprintf(a->name, sizeof(a->name), "arg%u", i + 1);
 		body = word;
 	}
-	if (!good_name(a->name, false))
+	if (!kp_good_name(a->name, false))
 		return ERR(pc, BAD_ARG_NAME, 0);
 	for (j = 0; j < sizeof(reserved_field_names) /
 			sizeof(reserved_field_names[0]); j++)
@@ -779,11 +757,6 @@ static int parse_arg(struct pctx *pc, struct kp_probe_def *def,
 }
 
 /* ---- the probe ---- */
-
-struct word {
-	char *s;
-	size_t pos;
-};
 
 /* traceprobe_parse_event_name(): @s is GRP/EVENT, GRP.EVENT, EVENT, GRP/. */
 static int parse_event_name(struct pctx *pc, const char *s, int offs,
@@ -802,7 +775,7 @@ static int parse_event_name(struct pctx *pc, const char *s, int offs,
 			return ERR(pc, GROUP_TOO_LONG, offs);
 		memcpy(def->group, s, (size_t)(slash - s));
 		def->group[slash - s] = '\0';
-		if (!good_name(def->group, true))
+		if (!kp_good_name(def->group, true))
 			return ERR(pc, BAD_GROUP_NAME, offs);
 		offs += (int)(slash - s) + 1;
 		s = slash + 1;
@@ -817,7 +790,7 @@ static int parse_event_name(struct pctx *pc, const char *s, int offs,
 	}
 	if (len >= KPMOD_MAX_NAME_LEN)
 		return ERR(pc, EVENT_TOO_LONG, offs);
-	if (!good_name(s, false))
+	if (!kp_good_name(s, false))
 		return ERR(pc, BAD_EVENT_NAME, offs);
 	memcpy(def->event, s, len + 1);
 	return 0;
@@ -841,7 +814,7 @@ static int parse_del(struct pctx *pc, struct word *w, size_t nw,
 			return ERR(pc, GROUP_TOO_LONG, 2);
 		memcpy(def->group, s, (size_t)(slash - s));
 		def->group[slash - s] = '\0';
-		if (!good_name(def->group, true))
+		if (!kp_good_name(def->group, true))
 			return ERR(pc, BAD_GROUP_NAME, 2);
 		s = slash + 1;
 	} else if (!*s) {
@@ -850,7 +823,7 @@ static int parse_del(struct pctx *pc, struct word *w, size_t nw,
 	len = strlen(s);
 	if (len >= KPMOD_MAX_NAME_LEN)
 		return ERR(pc, EVENT_TOO_LONG, s - w[0].s);
-	if (len && !good_name(s, false))
+	if (len && !kp_good_name(s, false))
 		return ERR(pc, BAD_EVENT_NAME, s - w[0].s);
 	memcpy(def->event, s, len + 1);
 	if (nw > 1) {
@@ -945,7 +918,7 @@ static int parse_uprobe_place(struct pctx *pc, const char *s, struct kp_probe_de
 	strcpy(def->path, buf);
 	code = kp_uprobe_check_file(def->path, UINT64_MAX, pc->arch, msg, sizeof(msg));
 	if (code)
-		return set_err(pc->err, code, pc->base, "%s", msg);
+		return kp_parse_set_err(pc->err, code, pc->base, "%s", msg);
 
 	rctr = strchr(arg, '(');
 	if (rctr) {
@@ -970,7 +943,7 @@ static int parse_uprobe_place(struct pctx *pc, const char *s, struct kp_probe_de
 		return ERR(pc, BAD_UPROBE_OFFS, arg - buf);
 	code = kp_uprobe_check_file(def->path, def->offset, pc->arch, msg, sizeof(msg));
 	if (code)
-		return set_err(pc->err, code, pc->base + (size_t)(arg - buf), "%s", msg);
+		return kp_parse_set_err(pc->err, code, pc->base + (size_t)(arg - buf), "%s", msg);
 	return 0;
 }
 
@@ -980,6 +953,44 @@ static bool is_uprobe_place(const char *s)
 	const char *colon = strrchr(s, ':');
 
 	return strchr(s, '/') && colon && isdigit((unsigned char)colon[1]);
+}
+
+/* The words after the probed place, @w (@nw of them), into @def's arguments. */
+static int parse_args(struct pctx *pc, const struct word *w, size_t nw, struct kp_probe_def *def)
+{
+	size_t room = nw > KPMOD_MAX_ARGS ? nw : KPMOD_MAX_ARGS;
+	size_t bufsize = KPMOD_MAX_ARGS * (KP_MAX_ARGSTR_LEN + 1);
+	struct word *args = calloc(room, sizeof(*args));
+	char *buf = malloc(bufsize);
+	size_t i;
+	int ret = -1;
+
+	if (!args || !buf) {
+		kp_parse_set_err(pc->err, KP_E_EMPTY, 0, "Out of memory");
+		goto out;
+	}
+	memcpy(args, w, nw * sizeof(*w));
+	if (!pc->user && kp_btf_expand_args(pc, args, &nw, buf, bufsize))
+		goto out;
+	for (i = 0; i < nw; i++) {
+		pc->base = args[i].pos;
+		if (i >= KPMOD_MAX_ARGS) {
+			ERR(pc, TOO_MANY_ARGS, 0);
+			goto out;
+		}
+		if (parse_arg(pc, def, (unsigned int)i, args[i].s)) {
+			/* A word made from $arg* or $argN: the caret at the one given. */
+			if (args[i].expanded)
+				pc->err->pos = (unsigned int)args[i].pos;
+			goto out;
+		}
+		def->nargs++;
+	}
+	ret = 0;
+out:
+	free(args);
+	free(buf);
+	return ret;
 }
 
 static int parse_add(struct pctx *pc, struct word *w, size_t nw,
@@ -1118,15 +1129,13 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 				*p = '_';
 	}
 
-	/* The arguments */
-	for (i = 2; i < nw; i++) {
-		pc->base = w[i].pos;
-		if (i - 2 >= KPMOD_MAX_ARGS)
-			return ERR(pc, TOO_MANY_ARGS, 0);
-		if (parse_arg(pc, def, (unsigned int)(i - 2), w[i].s))
-			return -1;
-		def->nargs++;
+	/* The arguments, $arg* and a bare $argN first named from BTF */
+	if (!pc->user && !def->has_addr) {
+		pc->btf.func = def->symbol;
+		pc->btf.module = def->module;
 	}
+	if (parse_args(pc, w + 2, nw - 2, def))
+		return -1;
 
 	/* The printback, as trace_uprobe_show() or trace_kprobe_show() */
 	if (pc->user)
@@ -1202,6 +1211,13 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 		 kp_resolve_fn resolve, void *ctx, enum kp_def_op *op,
 		 struct kp_probe_def *out, struct kp_parse_err *err)
 {
+	return kp_parse_def_btf(text, arch, resolve, ctx, NULL, op, out, err);
+}
+
+int kp_parse_def_btf(const char *text, const struct kp_arch *arch,
+		     kp_resolve_fn resolve, void *ctx, struct kp_btf *btf,
+		     enum kp_def_op *op, struct kp_probe_def *out, struct kp_parse_err *err)
+{
 	struct kp_parse_err dummy;
 	struct pctx pc;
 	struct word *w = NULL;
@@ -1220,6 +1236,7 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 	pc.resolve = resolve;
 	pc.rctx = ctx;
 	pc.err = err;
+	pc.btf.kb = btf;
 
 	/* argv_split(): words between blanks, with their offsets. */
 	copy = strdup(text);
@@ -1227,7 +1244,7 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 	if (!copy || !w) {
 		free(copy);
 		free(w);
-		return set_err(err, KP_E_EMPTY, 0, "Out of memory");
+		return kp_parse_set_err(err, KP_E_EMPTY, 0, "Out of memory");
 	}
 	for (i = 0; kp_next_word(copy, textlen, &i, &start, &end); i++) {
 		w[nw].s = copy + start;
@@ -1236,7 +1253,7 @@ int kp_parse_def(const char *text, const struct kp_arch *arch,
 	}
 
 	if (nw == 0) {
-		ret = set_err(err, KP_E_EMPTY, textlen, NULL);
+		ret = kp_parse_set_err(err, KP_E_EMPTY, textlen, NULL);
 	} else {
 		pc.base = w[0].pos;
 		switch (w[0].s[0]) {

@@ -42,6 +42,7 @@ struct kp_arg_def {
 	uint8_t data[KPMOD_MAX_IMM_STR];	/* immediate string, NUL included */
 	unsigned int datalen;	/* 0: none */
 	char text[KP_ARG_TEXT_LEN];	/* printback: NAME=FETCHARG[:TYPE] */
+	bool btf;		/* a name from BTF: its program is not its text */
 };
 
 struct kp_probe_def {
@@ -97,6 +98,16 @@ enum kp_def_op { KP_DEF_ADD, KP_DEF_DEL };
 int kp_parse_def(const char *text, const struct kp_arch *arch,
 		 kp_resolve_fn resolve, void *ctx, enum kp_def_op *op,
 		 struct kp_probe_def *out, struct kp_parse_err *err);
+
+struct kp_btf;
+/*
+ * The same, with names from @btf (kbtf.h; NULL: none): a parameter by
+ * name, ->member, $arg*, a bare $argN named and typed, a typed $retval,
+ * as kprobe_events with CONFIG_PROBE_EVENTS_BTF_ARGS (probe_btf.c).
+ */
+int kp_parse_def_btf(const char *text, const struct kp_arch *arch,
+		     kp_resolve_fn resolve, void *ctx, struct kp_btf *btf,
+		     enum kp_def_op *op, struct kp_probe_def *out, struct kp_parse_err *err);
 
 static inline bool kp_def_is_uprobe(const struct kp_probe_def *def)
 {

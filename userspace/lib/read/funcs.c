@@ -215,8 +215,46 @@ static void kp_core_range(const struct kp_ksyms *k, const char *from, const char
 		*end = a;
 }
 
+/* @s's prototype from @btf, in @format, after its name; nothing without one. */
+static void kp_func_proto(FILE *out, struct kp_btf *btf, const struct kp_sym *s,
+			  enum kp_funcs_format format)
+{
+	struct kp_btf_func f;
+	char decl[256];
+	unsigned int i;
+
+	if (kp_btf_func(btf, s->mod ? s->mod : "", s->name, &f)) {
+		if (format == KP_FUNCS_JSON)
+			fputs(",\"args\":null,\"retval\":null", out);
+		return;
+	}
+	if (format == KP_FUNCS_JSON)
+		fputs(",\"args\":[", out);
+	for (i = 0; i < f.nparams; i++) {
+		kp_btf_decl(&f, (int)i, decl, sizeof(decl));
+		if (format == KP_FUNCS_JSON) {
+			fputs(i ? "," : "", out);
+			kp_json_string(out, decl, strlen(decl));
+		} else {
+			fprintf(out, "    %s\n", decl);
+		}
+	}
+	if (format == KP_FUNCS_JSON)
+		fputs("],\"retval\":", out);
+	if (!f.proto->type) {
+		if (format == KP_FUNCS_JSON)
+			fputs("null", out);
+		return;
+	}
+	kp_btf_decl(&f, -1, decl, sizeof(decl));
+	if (format == KP_FUNCS_JSON)
+		kp_json_string(out, decl, strlen(decl));
+	else
+		fprintf(out, "    %s retval\n", decl);
+}
+
 size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_blacklist *bl,
-		      const char *glob, enum kp_funcs_format format)
+		      const char *glob, enum kp_funcs_format format, struct kp_btf *btf)
 {
 	bool by_address = bl && bl->nranges && !kp_ksyms_zeroed(k);
 	struct kp_sym * const *by_name = kp_ksyms_by_name(k);
@@ -257,10 +295,16 @@ size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_black
 			continue;
 		if (format == KP_FUNCS_JSON) {
 			fputs(n ? "," : "", out);
+			if (btf)
+				fputs("{\"name\":", out);
 			kp_json_string(out, full, strlen(full));
 		} else {
 			fprintf(out, "%s\n", full);
 		}
+		if (btf)
+			kp_func_proto(out, btf, s, format);
+		if (btf && format == KP_FUNCS_JSON)
+			fputc('}', out);
 		n++;
 	}
 	if (format == KP_FUNCS_JSON)

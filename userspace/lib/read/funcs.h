@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kbtf.h"
 #include "ksyms.h"
 
 /* One blacklisted range of code, [start, end). */
@@ -49,9 +50,12 @@ enum kp_funcs_format {
  * refuses, else by name), compiler-made copies (names with '.'), the padding symbols in
  * front of functions (__pfx_, __cfi_) and the kernel's __init code (gone
  * after boot; known when @k has addresses).  A module's function prints
- * as MOD:NAME, as a definition names it.  Returns how many.
+ * as MOD:NAME, as a definition names it.  With @btf (may be NULL), each
+ * with its prototype from BTF, as bpftrace -lv: a line per parameter
+ * ("    struct file * file" in text; "args" and "retval" in JSON), then the
+ * return type as "retval".  Returns how many.
  */
 size_t kp_funcs_print(FILE *out, const struct kp_ksyms *k, const struct kp_blacklist *bl,
-		      const char *glob, enum kp_funcs_format format);
+		      const char *glob, enum kp_funcs_format format, struct kp_btf *btf);
 
 #endif

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names from BTF (probe_btf.c, kbtf.c) against the BTF pahole made of
+ * btf_fixture.c: what each name compiles to, the types the kernel picks,
+ * the generated names, $arg* and $argN, and the kernel's BTF errors with
+ * their carets (its selftests' kprobe_syntax_errors.tc lines, on the
+ * fixture's functions).
+ */
+#include <check.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_fixture.h"
+#include "fetch_text.h"
+#include "kbtf.h"
+#include "probe_def.h"
+#include "suites.h"
+
+#ifndef KP_BTF_FIXTURE
+#error "KP_BTF_FIXTURE: the object pahole gave BTF (tests/unit/Makefile)"
+#endif
+
+static struct kp_probe_def def;
+static struct kp_parse_err perr;
+static enum kp_def_op op;
+
+static const struct kp_arch *x86(void)
+{
+	return kp_arch_by_name("x86_64");
+}
+
+static int parse_with(struct kp_btf *kb, const char *text)
+{
+	return kp_parse_def_btf(text, x86(), NULL, NULL, kb, &op, &def, &perr);
+}
+
+static const struct kp_probe_def *parse(const char *text)
+{
+	struct kp_btf *kb = kp_btf_new(KP_BTF_FIXTURE);
+	int ret;
+
+	ck_assert_ptr_nonnull(kb);
+	ret = parse_with(kb, text);
+	ck_assert_msg(ret == 0, "'%s' refused: %s at %u", text, perr.msg, perr.pos);
+	kp_btf_free(kb);
+	return &def;
+}
+
+/* Argument @i as kp_fetch_text() writes it, and its name and type. */
+static void check_arg(const struct kp_probe_def *d, unsigned int i, const char *name,
+		      const char *compiled, const char *text)
+{
+	char buf[256];
+
+	ck_assert_uint_lt(i, d->nargs);
+	ck_assert_str_eq(d->args[i].name, name);
+	kp_fetch_text(&d->args[i], x86(), buf, sizeof(buf));
+	ck_assert_msg(!strcmp(buf, compiled), "arg %u (%s): '%s', want '%s'", i,
+		      d->args[i].text, buf, compiled);
+	if (text)
+		ck_assert_str_eq(d->args[i].text, text);
+}
+
+/* The definition with '^' before the byte the error points at. */
+static void check_err_kb(struct kp_btf *kb, const char *caret_text, int code)
+{
+	char text[512];
+	const char *c = strchr(caret_text, '^');
+	size_t pos;
+
+	ck_assert_ptr_nonnull(c);
+	pos = (size_t)(c - caret_text);
+	memcpy(text, caret_text, pos);
+	strcpy(text + pos, c + 1);
+	ck_assert_msg(parse_with(kb, text) == -1, "'%s' accepted", text);
+	ck_assert_msg(perr.code == code, "'%s': code %d (%s), want %d (%s)", text, perr.code,
+		      perr.msg, code, kp_parse_strerror(code));
+	ck_assert_msg(perr.pos == pos, "'%s': %s at %u, want %zu", text, perr.msg, perr.pos, pos);
+}
+
+static void check_err(const char *caret_text, int code)
+{
+	struct kp_btf *kb = kp_btf_new(KP_BTF_FIXTURE);
+
+	check_err_kb(kb, caret_text, code);
+	kp_btf_free(kb);
+}
+
+START_TEST(parameters_and_members)
+{
+	const struct kp_probe_def *d;
+	char want[128];
+
+	d = parse("p:b/rd fx_vfs_read count file buf:x32 pos");
+	check_arg(d, 0, "count", "$arg3:u64", "count=count");
+	check_arg(d, 1, "file", "$arg1:x64", "file=file");
+	check_arg(d, 2, "buf", "$arg2:x32", "buf=buf:x32");
+	check_arg(d, 3, "pos", "$arg4:x64", NULL);
+	ck_assert(d->args[0].btf);
+	ck_assert_str_eq(d->definition,
+			 "p:b/rd fx_vfs_read count=count file=file buf=buf:x32 pos=pos");
+
+	/* ->, and . through embedded structures and an anonymous union */
+	d = parse("p:b/m fx_vfs_read file->f_pos l=file->f_path.dentry->d_name.len "
+		  "n=file->f_path.dentry->d_name.name:string i=file->f_path.dentry->d_iname:string");
+	ck_assert_str_eq(d->args[0].name, "arg1");
+	snprintf(want, sizeof(want), "+0x%zx($arg1):s64", offsetof(struct fx_file, f_pos));
+	check_arg(d, 0, "arg1", want, "arg1=file->f_pos");
+	snprintf(want, sizeof(want), "+0x%zx(+0x%zx($arg1)):u32",
+		 offsetof(struct fx_dentry, d_name) + offsetof(struct fx_qstr, len),
+		 offsetof(struct fx_file, f_path) + offsetof(struct fx_path, dentry));
+	check_arg(d, 1, "l", want, NULL);
+	snprintf(want, sizeof(want), "+0x0(+0x%zx(+0x%zx($arg1))):string",
+		 offsetof(struct fx_dentry, d_name) + offsetof(struct fx_qstr, name),
+		 offsetof(struct fx_file, f_path) + offsetof(struct fx_path, dentry));
+	check_arg(d, 2, "n", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx(+0x%zx($arg1)):string",
+		 offsetof(struct fx_dentry, d_iname),
+		 offsetof(struct fx_file, f_path) + offsetof(struct fx_path, dentry));
+	check_arg(d, 3, "i", want, NULL);
+
+	/* The types the kernel picks: enum s32, bool u8, char * x64, signed char s8 */
+	d = parse("p:b/t fx_state_of t->state wait nice t->comm t");
+	snprintf(want, sizeof(want), "+0x%zx($arg1):s32", offsetof(struct fx_task, state));
+	check_arg(d, 0, "arg1", want, NULL);
+	check_arg(d, 1, "wait", "$arg2:u8", NULL);
+	check_arg(d, 2, "nice", "$arg3:s8", NULL);
+	/* A char[] untyped: its first 8 bytes, as the kernel (x64) */
+	snprintf(want, sizeof(want), "+0x%zx($arg1):x64", offsetof(struct fx_task, comm));
+	check_arg(d, 3, "arg4", want, NULL);
+	check_arg(d, 4, "t", "$arg1:x64", NULL);
+
+	/* A dereference around a name: no BTF type any more. */
+	d = parse("p:b/d fx_vfs_read +0(file) +8(file->f_ppath):u32");
+	check_arg(d, 0, "arg1", "+0x0($arg1):x64", NULL);
+	snprintf(want, sizeof(want), "+0x8(+0x%zx($arg1)):u32", offsetof(struct fx_file, f_ppath));
+	check_arg(d, 1, "arg2", want, NULL);
+
+	/* Written back without names too: an immediate's offset kept */
+	d = parse("p:b/w fx_vfs_read a=+8(\\0x1000):string b=\\0x1000:string c=+0(%di):u32[2]");
+	check_arg(d, 0, "a", "+0x8(\\0x1000):string", NULL);
+	check_arg(d, 1, "b", "\\0x1000:string", NULL);
+	check_arg(d, 2, "c", "+0x0(%di):u32[2]", NULL);
+
+	/* The same name through a pointer member, twice */
+	d = parse("p:b/pp fx_state_of t->parent->parent->pid");
+	snprintf(want, sizeof(want), "+0x%zx(+0x%zx(+0x%zx($arg1))):s32",
+		 offsetof(struct fx_task, pid), offsetof(struct fx_task, parent),
+		 offsetof(struct fx_task, parent));
+	check_arg(d, 0, "arg1", want, NULL);
+}
+END_TEST
+
+START_TEST(bitfields_strings_and_returns)
+{
+	const struct kp_probe_def *d;
+	size_t unit = offsetof(struct fx_file, f_path) + sizeof(struct fx_path);
+	char want[128];
+
+	/* Bitfields: the bits of their unit, shifted out of the store */
+	d = parse("p:b/bf fx_vfs_read file->f_mode file->f_kind file->f_wide file->f_byte "
+		  "file->f_mode:x8");
+	snprintf(want, sizeof(want), "+0x%zx($arg1):b4@0/32", unit);
+	check_arg(d, 0, "arg1", want, NULL);
+	ck_assert_uint_eq(d->args[0].type, KPMOD_T_U32);
+	snprintf(want, sizeof(want), "+0x%zx($arg1):b3@4/32", unit);
+	check_arg(d, 1, "arg2", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx($arg1):b20@7/32", unit);
+	check_arg(d, 2, "arg3", want, NULL);
+	/* 8 bits on a byte boundary: no shifts, as the kernel */
+	snprintf(want, sizeof(want), "+0x%zx($arg1):u8", unit + 4);
+	check_arg(d, 3, "arg4", want, NULL);
+	/* A type given: the kernel reads it as it is, no bitfield */
+	snprintf(want, sizeof(want), "+0x%zx($arg1):x8", unit);
+	check_arg(d, 4, "arg5", want, NULL);
+
+	/* char * and char[] as strings; ustring a user one */
+	d = parse("p:b/s fx_vfs_read buf:string file->f_name:string u=buf:ustring");
+	check_arg(d, 0, "buf", "+0x0($arg2):string", "buf=buf:string");
+	snprintf(want, sizeof(want), "+0x0(+0x%zx($arg1)):string", offsetof(struct fx_file, f_name));
+	check_arg(d, 1, "arg2", want, NULL);
+	check_arg(d, 2, "u", "+0x0($arg2):ustring", NULL);
+
+	/* $retval typed; members of what it points to; parameters at the entry */
+	d = parse("r:b/r fx_vfs_read $retval count pos");
+	check_arg(d, 0, "arg1", "$retval:s64", "arg1=$retval");
+	check_arg(d, 1, "count", "$arg3:u64", NULL);
+	d = parse("r:b/r2 fx_state_of $retval t->pid");
+	check_arg(d, 0, "arg1", "$retval:s32", NULL);
+	d = parse("r:b/r3 fx_state_of $retval:x32");
+	check_arg(d, 0, "arg1", "$retval:x32", NULL);
+}
+END_TEST
+
+START_TEST(arg_star_and_bare_argn)
+{
+	const struct kp_probe_def *d;
+
+	d = parse("p:b/all fx_vfs_read $arg*");
+	ck_assert_uint_eq(d->nargs, 4);
+	check_arg(d, 0, "file", "$arg1:x64", "file=file");
+	check_arg(d, 1, "buf", "$arg2:x64", "buf=buf");
+	check_arg(d, 2, "count", "$arg3:u64", "count=count");
+	check_arg(d, 3, "pos", "$arg4:x64", "pos=pos");
+	ck_assert_str_eq(d->definition,
+			 "p:b/all fx_vfs_read file=file buf=buf count=count pos=pos");
+
+	/* With others around it, and in a return probe (taken at the entry) */
+	d = parse("r:b/rall fx_state_of x=$retval $arg* c=$comm");
+	ck_assert_uint_eq(d->nargs, 5);
+	check_arg(d, 1, "t", "$arg1:x64", NULL);
+	check_arg(d, 3, "nice", "$arg3:s8", NULL);
+	check_arg(d, 4, "c", "$comm:string", NULL);
+
+	/* A bare $argN is the Nth parameter by name, its type kept if given */
+	d = parse("p:b/n fx_vfs_read $arg3 $arg2:x32");
+	check_arg(d, 0, "count", "$arg3:u64", "count=count");
+	check_arg(d, 1, "buf", "$arg2:x32", "buf=buf:x32");
+	/* Named, it stays as it always was */
+	d = parse("p:b/k fx_vfs_read c=$arg3");
+	check_arg(d, 0, "c", "$arg3:x64", NULL);
+	ck_assert(!d->args[0].btf);
+
+	/* No parameters: $arg* is refused, a definition without it is not */
+	check_err("p fx_noargs ^$arg*", KP_E_NOSUP_BTFARG);
+	d = parse("r fx_noargs $retval");
+	check_arg(d, 0, "arg1", "$retval:s32", NULL);
+}
+END_TEST
+
+/* tools/testing/selftests/ftrace/test.d/kprobe/kprobe_syntax_errors.tc, BTF part */
+START_TEST(the_kernels_btf_errors)
+{
+	/* The selftests say BAD_VAR_ARGS; 6.12's and 7.3's say BAD_VAR. */
+	check_err("p fx_vfs_read args=^$arg*", KP_E_BAD_VAR);
+	check_err("p fx_vfs_read +0(^$arg*)", KP_E_BAD_VAR);
+	check_err("p fx_vfs_read $arg* ^$arg*", KP_E_DOUBLE_ARGS);
+	check_err("p fx_vfs_read+8 ^$arg*", KP_E_NOFENTRY_ARGS);
+	check_err("p fx_vfs_read ^hoge", KP_E_NO_BTFARG);
+	check_err("p fx_kfree ^$arg10", KP_E_NO_BTFARG);
+	check_err("r fx_kfree ^$retval", KP_E_NO_RETVAL);
+	/* btfarg.tc and the parser's own */
+	check_err("p fx_vfs_read file.^f_pos", KP_E_NOSUP_DAT_ARG);
+	check_err("p fx_vfs_read file^-f_pos", KP_E_BAD_HYPHEN);
+	check_err("p fx_vfs_read file->^nosuch", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read file->f_pos->^x", KP_E_NO_PTR_STRCT);
+	check_err("p fx_vfs_read count->^x", KP_E_NO_PTR_STRCT);
+	/* 6.12 and 7.3 take it where BTF id 8 is an unsigned char: their
+	 * btf_type_is_char_ptr() reads an integer's size as a type id. */
+	check_err("p fx_vfs_read ^count:string", KP_E_BAD_TYPE4STR);
+	check_err("p fx_vfs_read file->^f_pos:string", KP_E_BAD_TYPE4STR);
+	check_err("p fx_vfs_read+4 ^count", KP_E_NOSUP_BTFARG);
+	check_err("p fx_vfs_read ^$arg1x", KP_E_BAD_VAR);
+	check_err("p fx_vfs_read ^$arg5", KP_E_NO_BTFARG);
+	check_err("p no_such_function ^count", KP_E_NO_BTF_ENTRY);
+	check_err("p 0xffffffff81000000 ^count", KP_E_NOSUP_BTFARG);
+	check_err("p fx_vfs_read ^$retval", KP_E_RETVAL_ON_PROBE);
+	check_err("r fx_vfs_read $retval->^x", KP_E_NO_PTR_STRCT);
+	check_err("p fx_vfs_read count ^count", KP_E_USED_ARG_NAME);
+	/* An expanded word: the caret at the word given */
+	check_err("p fx_vfs_read ^$arg2:u7", KP_E_BAD_TYPE);
+}
+END_TEST
+
+START_TEST(without_btf)
+{
+	struct kp_btf *none = kp_btf_new(KP_BTF_NONE), *missing = kp_btf_new("/no/such/btf");
+
+	/* As before BTF: $retval and $argN as they were, names refused with why */
+	ck_assert_int_eq(parse_with(none, "r:b/r fx_vfs_read $retval $arg1 $arg2:u32"), 0);
+	ck_assert_str_eq(def.args[0].name, "arg1");
+	ck_assert_str_eq(def.args[1].name, "arg2");
+	ck_assert_str_eq(def.args[2].name, "arg3");
+	ck_assert(!def.args[0].btf);
+	check_err_kb(none, "p fx_vfs_read ^count", KP_E_NOSUP_BTFARG);
+	ck_assert_ptr_nonnull(strstr(perr.msg, "(BTF is off (--btf none))"));
+	check_err_kb(missing, "p fx_vfs_read ^$arg*", KP_E_NOSUP_BTFARG);
+	ck_assert_ptr_nonnull(strstr(perr.msg, "/no/such/btf"));
+	check_err_kb(missing, "p fx_vfs_read ^file->x", KP_E_NOSUP_BTFARG);
+	kp_btf_free(none);
+	kp_btf_free(missing);
+}
+END_TEST
+
+START_TEST(prototypes)
+{
+	struct kp_btf *kb = kp_btf_new(KP_BTF_FIXTURE);
+	struct kp_btf_func f;
+	char buf[128];
+
+	ck_assert_int_eq(kp_btf_func(kb, "", "fx_vfs_read", &f), 0);
+	ck_assert_uint_eq(f.nparams, 4);
+	ck_assert_int_eq(kp_btf_decl(&f, -1, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "long int");
+	ck_assert_int_eq(kp_btf_decl(&f, 0, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "struct fx_file *file");
+	ck_assert_int_eq(kp_btf_decl(&f, 3, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "long long int *pos");
+	ck_assert_int_eq(kp_btf_func(kb, "", "nosuch", &f), -ENOENT);
+	/* A module named: only a directory as /sys/kernel/btf has modules */
+	ck_assert_int_eq(kp_btf_func(kb, "ext4", "fx_vfs_read", &f), -ENOENT);
+	kp_btf_free(kb);
+	kb = kp_btf_new(KP_BTF_NONE);
+	ck_assert_int_eq(kp_btf_func(kb, "", "fx_vfs_read", &f), -EOPNOTSUPP);
+	kp_btf_free(kb);
+}
+END_TEST
+
+KP_SUITE(btf_suite)
+static Suite *btf_suite(void)
+{
+	Suite *s = suite_create("btf");
+	TCase *tc = tcase_create("btf");
+
+	tcase_add_test(tc, parameters_and_members);
+	tcase_add_test(tc, bitfields_strings_and_returns);
+	tcase_add_test(tc, arg_star_and_bare_argn);
+	tcase_add_test(tc, the_kernels_btf_errors);
+	tcase_add_test(tc, without_btf);
+	tcase_add_test(tc, prototypes);
+	suite_add_tcase(s, tc);
+	return s;
+}

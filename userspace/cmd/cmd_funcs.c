@@ -3,7 +3,6 @@
  * kpmod funcs [--json] [-v [--btf FILE|DIR]] [GLOB]: the functions a probe
  * can go on, with -v each one's prototype from BTF.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +71,7 @@ int kp_cmd_funcs(int argc, char **argv)
 			return KP_EXIT_ERROR;
 		}
 		/* Names only when there is no BTF: say so once. */
-		if (kp_btf_func(btf, "", "vfs_read", &(struct kp_btf_func){ 0 }) == -EOPNOTSUPP)
+		if (kp_btf_open(btf))
 			kp_msg("funcs", "no prototypes: %s\n", kp_btf_why(btf));
 	}
 	n = kp_funcs_print(stdout, &ks, ret ? NULL : &bl, glob, format, btf);

@@ -176,8 +176,7 @@ static int index_open(struct kp_btf *kb, struct kp_btf_index *ix, const char *pa
 	return 0;
 }
 
-/* vmlinux's BTF, read once: 0, or -EOPNOTSUPP with kb->why. */
-static int open_vmlinux(struct kp_btf *kb)
+int kp_btf_open(struct kp_btf *kb)
 {
 	char path[PATH_MAX + 16];
 	struct stat sb;
@@ -296,7 +295,7 @@ int kp_btf_func(struct kp_btf *kb, const char *module, const char *func,
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	if (open_vmlinux(kb))
+	if (kp_btf_open(kb))
 		return -EOPNOTSUPP;
 	if (module && *module) {
 		ix = module_index(kb, module);

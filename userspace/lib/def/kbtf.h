@@ -30,6 +30,8 @@ struct kp_btf;
 struct kp_btf *kp_btf_new(const char *spec);
 void kp_btf_free(struct kp_btf *kb);
 
+/* vmlinux's BTF, read once: 0, or -EOPNOTSUPP if there is none (kp_btf_why()). */
+int kp_btf_open(struct kp_btf *kb);
 /* Why there is no BTF (after a lookup said -EOPNOTSUPP), e.g. "/sys/kernel/btf/vmlinux: No such file or directory". */
 const char *kp_btf_why(const struct kp_btf *kb);
 /* What BTF is read: the file or directory. */

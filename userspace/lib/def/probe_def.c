@@ -132,7 +132,7 @@ static uint64_t k_simple_strtoul(const char *s, const char **end)
 
 /* ---- names ---- */
 
-static bool kp_good_name(const char *name, bool hyphen_ok)
+static bool good_name(const char *name, bool hyphen_ok)
 {
 	const char *p = name;
 
@@ -194,7 +194,7 @@ const char *kp_type_name(uint32_t type)
  * find_fetch_type(): NULL is the default type, x64 ("unsigned long" in
  * hex); b<W>@<O>/<C> is a bitfield in a C-bit container.
  */
-static bool kp_find_type(const char *t, struct kp_type_info *out)
+static bool find_type(const char *t, struct kp_type_info *out)
 {
 	unsigned int i;
 	uint64_t bs;
@@ -612,8 +612,8 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	    !strncmp(arg, "\\\"", 2)) {
 		if (a->count || (t && strcmp(t, "string")))
 			return ERR(pc, STRING_ONLY, tpos);
-		kp_find_type("string", &ti);
-	} else if (!kp_find_type(!t && !strcmp(arg, "$duration") ? "u64" : t, &ti)) {
+		find_type("string", &ti);
+	} else if (!find_type(!t && !strcmp(arg, "$duration") ? "u64" : t, &ti)) {
 		/* A duration is a number of nanoseconds: u64 unless typed. */
 		return ERR(pc, BAD_TYPE, tpos);
 	}
@@ -630,7 +630,7 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	if (kp_btf_fix_type(pc, t, &code, &btf_type))
 		return -1;
 	if (btf_type != t)
-		kp_find_type(btf_type, &ti);
+		find_type(btf_type, &ti);
 	a->btf = pc->btf.used;
 	a->type = ti.type;
 	pc->size += ti.size * (a->count ? a->count : 1);
@@ -737,11 +737,11 @@ static int parse_arg(struct pctx *pc, struct kp_probe_def *def,
 			memcpy(a->name, word, n);
 			a->name[n] = '\0';
 		}
-		if (n >= sizeof(a->name) || !kp_good_name(a->name, false))
+		if (n >= sizeof(a->name) || !good_name(a->name, false))
 			snprintf(a->name, sizeof(a->name), "arg%u", i + 1);
 		body = word;
 	}
-	if (!kp_good_name(a->name, false))
+	if (!good_name(a->name, false))
 		return ERR(pc, BAD_ARG_NAME, 0);
 	for (j = 0; j < sizeof(reserved_field_names) /
 			sizeof(reserved_field_names[0]); j++)
@@ -775,7 +775,7 @@ static int parse_event_name(struct pctx *pc, const char *s, int offs,
 			return ERR(pc, GROUP_TOO_LONG, offs);
 		memcpy(def->group, s, (size_t)(slash - s));
 		def->group[slash - s] = '\0';
-		if (!kp_good_name(def->group, true))
+		if (!good_name(def->group, true))
 			return ERR(pc, BAD_GROUP_NAME, offs);
 		offs += (int)(slash - s) + 1;
 		s = slash + 1;
@@ -790,7 +790,7 @@ static int parse_event_name(struct pctx *pc, const char *s, int offs,
 	}
 	if (len >= KPMOD_MAX_NAME_LEN)
 		return ERR(pc, EVENT_TOO_LONG, offs);
-	if (!kp_good_name(s, false))
+	if (!good_name(s, false))
 		return ERR(pc, BAD_EVENT_NAME, offs);
 	memcpy(def->event, s, len + 1);
 	return 0;
@@ -814,7 +814,7 @@ static int parse_del(struct pctx *pc, struct word *w, size_t nw,
 			return ERR(pc, GROUP_TOO_LONG, 2);
 		memcpy(def->group, s, (size_t)(slash - s));
 		def->group[slash - s] = '\0';
-		if (!kp_good_name(def->group, true))
+		if (!good_name(def->group, true))
 			return ERR(pc, BAD_GROUP_NAME, 2);
 		s = slash + 1;
 	} else if (!*s) {
@@ -823,7 +823,7 @@ static int parse_del(struct pctx *pc, struct word *w, size_t nw,
 	len = strlen(s);
 	if (len >= KPMOD_MAX_NAME_LEN)
 		return ERR(pc, EVENT_TOO_LONG, s - w[0].s);
-	if (len && !kp_good_name(s, false))
+	if (len && !good_name(s, false))
 		return ERR(pc, BAD_EVENT_NAME, s - w[0].s);
 	memcpy(def->event, s, len + 1);
 	if (nw > 1) {

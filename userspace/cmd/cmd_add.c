@@ -60,11 +60,8 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 		       arch_name ? arch_name : "(this machine's)");
 		return KP_EXIT_USAGE;
 	}
-	dp = kp_def_parser_new(arch, arch == kp_arch_native() ? KP_SYMS_IF_READABLE : KP_SYMS_NONE);
-	if (dp && btf && kp_def_parser_use_btf(dp, btf)) {
-		kp_def_parser_free(dp);
-		dp = NULL;
-	}
+	dp = kp_def_parser_new(arch, arch == kp_arch_native() ? KP_SYMS_IF_READABLE : KP_SYMS_NONE,
+			       btf);
 	if (!dp) {
 		kp_msg("add", "out of memory\n");
 		return KP_EXIT_ERROR;
@@ -184,11 +181,7 @@ int kp_cmd_add(int argc, char **argv)
 	ret = kp_session_open("add", &nl, &st);
 	if (ret)
 		goto out;
-	ret = kp_def_parser_for_module("add", &st, &dp);
-	if (!ret && btf && kp_def_parser_use_btf(dp, btf)) {
-		kp_msg("add", "out of memory\n");
-		ret = KP_EXIT_ERROR;
-	}
+	ret = kp_def_parser_for_module("add", &st, btf, &dp);
 	if (ret)
 		goto close;
 	for (i = 0; i < d.n; i++) {

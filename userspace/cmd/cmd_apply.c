@@ -768,11 +768,7 @@ int kp_cmd_apply(int argc, char **argv)
 	ret = kp_session_open("apply", &a.nl, &a.st);
 	if (ret)
 		return ret;
-	ret = kp_def_parser_for_module("apply", &a.st, &dp);
-	if (!ret && btf && kp_def_parser_use_btf(dp, btf)) {
-		kp_msg("apply", "out of memory\n");
-		ret = KP_EXIT_ERROR;
-	}
+	ret = kp_def_parser_for_module("apply", &a.st, btf, &dp);
 	if (ret)
 		goto out;
 	a.arch = kp_def_parser_arch(dp);
@@ -817,7 +813,7 @@ int kp_cmd_apply(int argc, char **argv)
 		struct kp_event_name *names = calloc(ntexts, sizeof(*names));
 		unsigned int n;
 
-		ret = names ? kp_add_defs(&a.nl, &a.st, texts, ntexts, &how, names, &n) :
+		ret = names ? kp_add_defs(&a.nl, dp, texts, ntexts, &how, names, &n) :
 		      KP_EXIT_ERROR;
 		free(names);
 	}

@@ -185,7 +185,7 @@ static void kp_list_json_compiled(FILE *out, const struct kp_status *st,
 				   const struct kp_probe_list *l)
 {
 	const struct kp_arch *arch = kp_arch_by_name(st->arch);
-	struct kp_def_parser *dp = arch ? kp_def_parser_new(arch, KP_SYMS_KALLSYMS) : NULL;
+	struct kp_def_parser *dp = arch ? kp_def_parser_new(arch, KP_SYMS_KALLSYMS, NULL) : NULL;
 
 	kp_list_json(out, l, dp);
 	kp_def_parser_free(dp);

@@ -340,18 +340,14 @@ int kp_add_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *h
 	return ret;
 }
 
-int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts,
+int kp_add_defs(struct kp_nl *nl, struct kp_def_parser *dp, char *const *texts,
 		unsigned int n, const struct kp_add_how *how, struct kp_event_name *names,
 		unsigned int *nnames)
 {
-	struct kp_def_parser *dp;
 	struct kp_defs d = { 0 };
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	ret = kp_def_parser_for_module(NULL, st, &dp);
-	if (ret)
-		return ret;
 	for (i = 0; i < n && !ret; i++)
 		if (kp_defs_push(&d, texts[i], NULL, 0))
 			ret = KP_EXIT_ERROR;
@@ -371,7 +367,6 @@ int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts
 		snprintf(names[i].group, sizeof(names[i].group), "%s", d.items[i].def.group);
 		snprintf(names[i].event, sizeof(names[i].event), "%s", d.items[i].def.event);
 	}
-	kp_def_parser_free(dp);
 	kp_defs_free(&d);
 	return ret;
 }
@@ -383,7 +378,8 @@ struct kp_def_parser {
 	struct kp_btf *btf;	/* read on the first name that needs it */
 };
 
-struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check)
+struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check,
+				       const char *btf)
 {
 	static const kp_resolve_fn resolvers[] = {
 		[KP_SYMS_KALLSYMS] = kp_resolve,
@@ -398,7 +394,9 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 	dp->arch = arch;
 	dp->resolve = resolvers[check];
 	/* This machine's BTF describes this machine's arch only. */
-	dp->btf = kp_btf_new(arch == kp_arch_native() ? NULL : env && *env ? env : KP_BTF_NONE);
+	if (!btf && arch != kp_arch_native())
+		btf = env && *env ? env : KP_BTF_NONE;
+	dp->btf = kp_btf_new(btf);
 	if (!dp->btf) {
 		free(dp);
 		return NULL;
@@ -424,23 +422,17 @@ void kp_def_say_compiled(FILE *out, const char *src, unsigned int line,
 	}
 }
 
-int kp_def_parser_use_btf(struct kp_def_parser *dp, const char *spec)
-{
-	struct kp_btf *kb = kp_btf_new(spec);
-
-	if (!kb)
-		return -ENOMEM;
-	kp_btf_free(dp->btf);
-	dp->btf = kb;
-	return 0;
-}
-
 const struct kp_arch *kp_def_parser_arch(const struct kp_def_parser *dp)
 {
 	return dp->arch;
 }
 
-int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
+struct kp_btf *kp_def_parser_btf(struct kp_def_parser *dp)
+{
+	return dp->btf;
+}
+
+int kp_def_parser_for_module(const char *cmd, const struct kp_status *st, const char *btf,
 			     struct kp_def_parser **dp)
 {
 	const struct kp_arch *arch = kp_arch_by_name(st->arch);
@@ -450,7 +442,7 @@ int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
 		kp_msg(cmd, "the module runs on '%s', which this CLI does not know\n", st->arch);
 		return KP_EXIT_MISMATCH;
 	}
-	*dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS);
+	*dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS, btf);
 	if (!*dp) {
 		kp_msg(cmd, "out of memory\n");
 		return KP_EXIT_ERROR;

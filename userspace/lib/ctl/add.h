@@ -42,13 +42,15 @@ struct kp_event_name {
 	char event[KPMOD_MAX_NAME_LEN];
 };
 
+struct kp_def_parser;
+
 /*
- * Parses @n definitions (additions only) for the module @st describes and
- * adds them, all or none; the names they got in @names (room for @n),
+ * Parses @n definitions (additions only) with @dp (kp_def_parser_for_module())
+ * and adds them, all or none; the names they got in @names (room for @n),
  * *@nnames of them (blank and comment-only texts add nothing).  Errors
  * are said on stderr; returns 0 or the exit code.
  */
-int kp_add_defs(struct kp_nl *nl, const struct kp_status *st, char *const *texts,
+int kp_add_defs(struct kp_nl *nl, struct kp_def_parser *dp, char *const *texts,
 		unsigned int n, const struct kp_add_how *how, struct kp_event_name *names,
 		unsigned int *nnames);
 
@@ -64,13 +66,19 @@ enum kp_sym_check {
 	KP_SYMS_IF_READABLE,	/* kallsyms if readable, else taken as they are */
 	KP_SYMS_NONE,		/* not checked (another machine's definitions) */
 };
-struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check);
+/*
+ * Names are looked up in @btf's BTF (--btf: a file, a directory as
+ * /sys/kernel/btf, or "none"); NULL: this machine's (or $KPMOD_BTF),
+ * none for another arch.  NULL only when out of memory.
+ */
+struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check,
+				       const char *btf);
 /*
  * The parser for what the module says it runs on (@st's arch), symbols
  * checked against kallsyms: 0 and *@dp, or the exit code of the error
  * said (as @cmd: an arch this CLI does not know, out of memory).
  */
-int kp_def_parser_for_module(const char *cmd, const struct kp_status *st,
+int kp_def_parser_for_module(const char *cmd, const struct kp_status *st, const char *btf,
 			     struct kp_def_parser **dp);
 /* 0, or the exit code of the error reported. */
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
@@ -78,13 +86,9 @@ int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *
 void kp_def_parser_free(struct kp_def_parser *dp);
 /* The same without a word on stderr: 0, or -1 if @text does not parse. */
 int kp_def_parser_compile(struct kp_def_parser *dp, const char *text, struct kp_probe_def *def);
-/*
- * Names are looked up in @spec's BTF (--btf: a file, a directory as
- * /sys/kernel/btf, or "none"); by default this machine's (or $KPMOD_BTF),
- * none for another arch.  0 or -ENOMEM.
- */
-int kp_def_parser_use_btf(struct kp_def_parser *dp, const char *spec);
 const struct kp_arch *kp_def_parser_arch(const struct kp_def_parser *dp);
+/* The BTF its names are looked up in. */
+struct kp_btf *kp_def_parser_btf(struct kp_def_parser *dp);
 /*
  * What each name from BTF in @def became, one line each:
  * "[SRC:LINE: ]GRP/EVENT: NAME=TEXT is COMPILED" (add --dry-run, apply --check).

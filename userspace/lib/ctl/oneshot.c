@@ -59,27 +59,35 @@ static bool kp_is_glob(const char *s)
 /*
  * A bare function name that names no event (kpmod trace vfs_read): its
  * entry with every parameter and its return with $retval, typed from
- * BTF, as ksnoop.  Two definitions into @defs (freed by the caller), or
- * none (0) when BTF does not know the function.
+ * @kb (the BTF the definitions are then parsed with), as ksnoop.  Two
+ * definitions into @defs (freed by the caller), *@n of them: none when
+ * BTF does not know the function.  0, or the exit code of the error said
+ * (no BTF at all, out of memory).
  */
-static unsigned int kp_func_defs(const char *spec, char **defs)
+static int kp_func_defs(const char *cmd, struct kp_btf *kb, const char *spec, char **defs,
+			unsigned int *n)
 {
 	const char *colon = strchr(spec, ':');
-	struct kp_btf *kb = kp_btf_new(NULL);
 	char mod[KPMOD_MAX_MODULE_LEN] = "";
 	struct kp_btf_func f;
-	unsigned int n = 0;
 
+	*n = 0;
 	if (colon && (size_t)(colon - spec) < sizeof(mod))
 		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - spec), spec);
-	if (kb && !kp_btf_func(kb, mod, colon ? colon + 1 : spec, &f)) {
-		if (asprintf(&defs[0], "p %s%s", spec, f.nparams ? " $arg*" : "") > 0)
-			n++;
-		if (n && asprintf(&defs[1], "r %s%s", spec, f.proto->type ? " $retval" : "") > 0)
-			n++;
+	if (kp_btf_open(kb)) {
+		kp_msg(cmd, "'%s' is not an event, and there is no BTF to trace it as a function (%s)\n",
+		       spec, kp_btf_why(kb));
+		return KP_EXIT_USAGE;
 	}
-	kp_btf_free(kb);
-	return n;
+	if (kp_btf_func(kb, mod, colon ? colon + 1 : spec, &f))
+		return 0;
+	if (asprintf(&defs[0], "p %s%s", spec, f.nparams ? " $arg*" : "") < 0)
+		return KP_EXIT_ERROR;
+	(*n)++;
+	if (asprintf(&defs[1], "r %s%s", spec, f.proto->type ? " $retval" : "") < 0)
+		return KP_EXIT_ERROR;
+	(*n)++;
+	return 0;
 }
 
 /* Adds @p's name to @v unless there. */
@@ -192,6 +200,7 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 		.pid_tree = (flags & KP_ONESHOT_COMMAND) ? (uint32_t)getpid() : 0,
 	};
 	struct kp_event_name *named = NULL;
+	struct kp_def_parser *dp = NULL;
 	unsigned int nnamed = 0, ndefs = 0, i, j, attached, before, nmade, nmades = 0;
 	struct kp_probe_list l = { 0 };
 	struct kp_select *sel = NULL;
@@ -206,6 +215,9 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	if (ret)
 		return ret;
 	os->connected = true;
+	ret = kp_def_parser_for_module(cmd, &os->st, NULL, &dp);
+	if (ret)
+		goto out;
 	/* A function name makes two definitions. */
 	defs = calloc(a->nspecs ? 2 * a->nspecs : 1, sizeof(*defs));
 	made = calloc(a->nspecs ? 2 * a->nspecs : 1, sizeof(*made));
@@ -222,14 +234,18 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	for (i = 0; i < (unsigned int)a->nspecs && !ret; i++) {
 		const char *why;
 
-		if (kp_oneshot_is_def(a->specs[i]))
+		nmade = 0;
+		if (kp_oneshot_is_def(a->specs[i])) {
 			defs[ndefs++] = a->specs[i];
-		else if (how.enable && !kp_is_glob(a->specs[i]) &&
-			 !kp_probe_list_find_name(&l, a->specs[i], &why) &&
-			 (nmade = kp_func_defs(a->specs[i], made + nmades)))
-			for (j = 0; j < nmade; j++)
-				defs[ndefs++] = made[nmades++];
-		else
+			continue;
+		}
+		if (how.enable && !kp_is_glob(a->specs[i]) &&
+		    !kp_probe_list_find_name(&l, a->specs[i], &why))
+			ret = kp_func_defs(cmd, kp_def_parser_btf(dp), a->specs[i], made + nmades,
+					   &nmade);
+		for (j = 0; j < nmade; j++)
+			defs[ndefs++] = made[nmades++];
+		if (!ret && !nmade)
 			ret = kp_match_names(os, &l, a->specs[i], &named, &nnamed);
 	}
 	if (ret)
@@ -240,7 +256,7 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 		goto out;
 	}
 	if (ndefs) {
-		ret = kp_add_defs(&os->nl, &os->st, defs, ndefs, &how, os->added, &os->nadded);
+		ret = kp_add_defs(&os->nl, dp, defs, ndefs, &how, os->added, &os->nadded);
 		if (ret)
 			goto out;
 	}
@@ -283,6 +299,7 @@ out:
 	if (ret && os->connected)
 		kp_oneshot_end(os);
 	kp_probe_list_free(&l);
+	kp_def_parser_free(dp);
 	free(named);
 	free(defs);
 	for (i = 0; i < nmades; i++)

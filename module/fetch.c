@@ -92,6 +92,7 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, unsigned int site
 	case KPMOD_FOP_STACKP:
 	case KPMOD_FOP_IMM:
 	case KPMOD_FOP_COMM:
+	case KPMOD_FOP_CURRENT:
 		break;
 	default:
 		NL_SET_ERR_MSG(extack, "fetch program must start with a load");
@@ -129,6 +130,11 @@ static bool kpmod_is_string_store(u8 op)
 	return op == KPMOD_FOP_ST_STRING || op == KPMOD_FOP_ST_USTRING;
 }
 
+static bool kpmod_fetch_is_deref(u8 op)
+{
+	return op == KPMOD_FOP_DEREF || op == KPMOD_FOP_UDEREF || op == KPMOD_FOP_CPU_PTR;
+}
+
 /* A uprobe's program reads user memory only: it runs in the task hit. */
 static bool kpmod_reads_kernel(u8 op)
 {
@@ -163,9 +169,15 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 		}
 	}
 
-	for (i = 1; insns[i].op == KPMOD_FOP_DEREF || insns[i].op == KPMOD_FOP_UDEREF; i++) {
-		if (!kpmod_insn_unused_zero(&insns[i], KPMOD_USES_IMM)) {
+	for (i = 1; kpmod_fetch_is_deref(insns[i].op); i++) {
+		if (!kpmod_insn_unused_zero(&insns[i], insns[i].op == KPMOD_FOP_CPU_PTR ?
+					    0 : KPMOD_USES_IMM)) {
 			NL_SET_ERR_MSG(extack, "unused fetch insn field is not zero");
+			return -EINVAL;
+		}
+		/* Per-CPU data is the kernel's, read with preemption off. */
+		if (insns[i].op == KPMOD_FOP_CPU_PTR && (site & KPMOD_FETCH_USER)) {
+			NL_SET_ERR_MSG(extack, "this_cpu_ptr() is only for kernel probes");
 			return -EINVAL;
 		}
 	}
@@ -233,7 +245,8 @@ int kpmod_fetch_prepare(struct kpmod_arg *arg, const struct kpmod_fetch_insn *in
 		/* A string array is the last dereference repeated: it needs one. */
 		if (!insns[i].param || insns[i].param > KPMOD_MAX_ARRAY_LEN ||
 		    insns[i].param != arg->count || st->op == KPMOD_FOP_ST_RAW ||
-		    (kpmod_is_string_store(st->op) && arg->store < 2) ||
+		    (kpmod_is_string_store(st->op) &&
+		     (arg->store < 2 || arg->prog[arg->store - 1].op == KPMOD_FOP_CPU_PTR)) ||
 		    insns[0].op == KPMOD_FOP_COMM || insns[0].op == KPMOD_FOP_DATA ||
 		    !kpmod_insn_unused_zero(&insns[i], KPMOD_USES_PARAM)) {
 			NL_SET_ERR_MSG(extack,
@@ -306,6 +319,8 @@ static unsigned long kpmod_fetch_load(const struct kpmod_arg *arg,
 		return in->imm;
 	case KPMOD_FOP_COMM:
 		return (unsigned long)current->comm;
+	case KPMOD_FOP_CURRENT:
+		return (unsigned long)current;
 	case KPMOD_FOP_ARG:
 		if (ctx->entry && arg->entry_slot >= 0)
 			return ctx->entry[arg->entry_slot];

@@ -4,6 +4,7 @@
 #define _KPMOD_FETCH_H
 
 #include <linux/netlink.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <uapi/kpmod.h>
@@ -112,7 +113,8 @@ static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t si
 
 /*
  * Stage 2, for kpmod_fetch_run() and its fast form: the dereferences
- * before insn @end, each from *@val; non-zero on a fault.
+ * (and this_cpu_ptr()s) before insn @end, each from *@val; non-zero on a
+ * fault.
  */
 static inline int kpmod_fetch_derefs_to(const struct kpmod_arg *arg, unsigned long *val,
 					unsigned int end)
@@ -122,6 +124,11 @@ static inline int kpmod_fetch_derefs_to(const struct kpmod_arg *arg, unsigned lo
 	for (i = 1; i < end; i++) {
 		const struct kpmod_fetch_insn *in = &arg->prog[i];
 
+		if (in->op == KPMOD_FOP_CPU_PTR) {
+			/* An offset into the per-CPU area: nothing is read. */
+			*val = (unsigned long)this_cpu_ptr((void __percpu *)*val);
+			continue;
+		}
 		if (kpmod_read(in->op == KPMOD_FOP_UDEREF, val, *val + in->imm, sizeof(*val)))
 			return -EFAULT;
 	}

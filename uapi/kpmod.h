@@ -140,7 +140,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	8
+#define KPMOD_UAPI_VERSION	9
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -437,6 +437,14 @@ enum kpmod_fetch_op {
 	 * hit (the probe's address less its own offset, plus .imm)
 	 */
 	KPMOD_FOP_FILE_OFFSET,
+	/* stage 1: $current, the address of the task hit's task_struct */
+	KPMOD_FOP_CURRENT,
+	/*
+	 * stage 2, kernel probes only: this_cpu_ptr() of the value, the
+	 * address of this CPU's copy of a per-CPU variable (a handler runs
+	 * with preemption off)
+	 */
+	KPMOD_FOP_CPU_PTR,
 	__KPMOD_FOP_MAX,
 };
 

@@ -30,6 +30,23 @@ enum fx_state fx_state_of(struct fx_task *t, bool wait, signed char nice)
 	return t && wait && nice ? t->state : FX_IDLE;
 }
 
+void fx_touch_atime(const struct path *path)
+{
+	(void)path;
+}
+
+int fx_dput(struct dentry *dentry)
+{
+	return dentry ? (int)dentry->d_flags : 0;
+}
+
+long fx_read_file(struct file *file, struct task_struct *task)
+{
+	return (file ? file->f_pos : 0) + (task ? task->pid : 0);
+}
+
 /* A FUNC for every parameter type above, and their types, in the BTF. */
 struct fx_file fx_a_file;
 struct fx_task fx_a_task;
+struct task_struct fx_a_task_struct;
+struct file fx_a_kfile;

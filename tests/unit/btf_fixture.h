@@ -50,9 +50,60 @@ struct fx_task {
 	struct fx_task *parent;
 };
 
+/* Named as the kernel's: $current's task_struct, %pd's dentry, %pD's file. */
+struct qstr {
+	union {
+		struct {
+			unsigned int hash;
+			unsigned int len;
+		};
+		unsigned long long hash_len;
+	};
+	const unsigned char *name;
+};
+
+struct dentry {
+	unsigned int d_flags;
+	struct dentry *d_parent;
+	struct qstr d_name;
+};
+
+struct path {
+	void *mnt;
+	struct dentry *dentry;
+};
+
+struct file {
+	unsigned long f_flags;
+	struct path f_path;
+	long long f_pos;
+};
+
+struct fx_list_head {
+	struct fx_list_head *next, *prev;
+};
+
+struct sched_entity {
+	unsigned long load;
+	struct fx_list_head group_node;
+};
+
+struct task_struct {
+	unsigned int __state;
+	unsigned int in_iowait:1, in_execve:1;
+	int pid;
+	int tgid;
+	struct sched_entity se;
+	char comm[16];
+	struct task_struct *group_leader;
+};
+
 long fx_vfs_read(struct fx_file *file, char *buf, unsigned long count, long long *pos);
 void fx_kfree(const void *p);
 int fx_noargs(void);
 enum fx_state fx_state_of(struct fx_task *t, bool wait, signed char nice);
+void fx_touch_atime(const struct path *path);
+int fx_dput(struct dentry *dentry);
+long fx_read_file(struct file *file, struct task_struct *task);
 
 #endif

@@ -264,6 +264,153 @@ START_TEST(the_kernels_btf_errors)
 }
 END_TEST
 
+/* 7.3's typecasts, $current, this_cpu_*() and %pd/%pD */
+START_TEST(typecasts_current_percpu)
+{
+	const struct kp_probe_def *d;
+	char want[160];
+
+	/* (STRUCT)VAR->MEMBER: what VAR points to taken as STRUCT */
+	d = parse("p:b/c fx_vfs_read (task_struct)file->pid p=(task_struct)file->comm:string");
+	snprintf(want, sizeof(want), "+0x%zx($arg1):s32", offsetof(struct task_struct, pid));
+	check_arg(d, 0, "arg1", want, "arg1=(task_struct)file->pid");
+	ck_assert(d->args[0].btf);
+	snprintf(want, sizeof(want), "+0x%zx($arg1):string", offsetof(struct task_struct, comm));
+	check_arg(d, 1, "p", want, NULL);
+
+	/* The field option: VAR points to that member (container_of()) */
+	d = parse("p:b/co fx_touch_atime pos=(file,f_path)path->f_pos "
+		  "fl=(file,f_path.dentry)path->f_flags "
+		  "n=(file,f_path)path->f_path.dentry->d_name.name:string");
+	snprintf(want, sizeof(want), "+0x%zx($arg1):s64",
+		 offsetof(struct file, f_pos) - offsetof(struct file, f_path));
+	check_arg(d, 0, "pos", want, NULL);
+	snprintf(want, sizeof(want), "-0x%zx($arg1):u64",
+		 offsetof(struct file, f_path) + offsetof(struct path, dentry));
+	check_arg(d, 1, "fl", want, NULL);
+	snprintf(want, sizeof(want), "+0x0(+0x%zx(+0x%zx($arg1))):string",
+		 offsetof(struct dentry, d_name) + offsetof(struct qstr, name),
+		 offsetof(struct path, dentry));
+	check_arg(d, 2, "n", want, NULL);
+
+	/* (STRUCT)(FETCHARG)->M, nested casts, a dereference and $retval inside */
+	d = parse("p:b/n fx_touch_atime "
+		  "a=(dentry)((file,f_path)path->f_path.dentry)->d_name.len "
+		  "b=(file)+8(path)->f_pos c=(task_struct)(%di)->tgid");
+	snprintf(want, sizeof(want), "+0x%zx(+0x%zx($arg1)):u32",
+		 offsetof(struct dentry, d_name) + offsetof(struct qstr, len),
+		 offsetof(struct path, dentry));
+	check_arg(d, 0, "a", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx(+0x8($arg1)):s64", offsetof(struct file, f_pos));
+	check_arg(d, 1, "b", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx(%%di):s32", offsetof(struct task_struct, tgid));
+	check_arg(d, 2, "c", want, NULL);
+	d = parse("r:b/r fx_read_file (task_struct)$retval->pid");
+	snprintf(want, sizeof(want), "+0x%zx($retval):s32", offsetof(struct task_struct, pid));
+	check_arg(d, 0, "arg1", want, NULL);
+
+	/* $current: the task's task_struct, its members without a cast */
+	d = parse("p:b/cur fx_vfs_read+4 $current pid=$current->pid c=$current->comm:string "
+		  "g=$current->group_leader->tgid");
+	check_arg(d, 0, "arg1", "$current:x64", "arg1=$current");
+	ck_assert(!d->args[0].btf);
+	snprintf(want, sizeof(want), "+0x%zx($current):s32", offsetof(struct task_struct, pid));
+	check_arg(d, 1, "pid", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx($current):string", offsetof(struct task_struct, comm));
+	check_arg(d, 2, "c", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx(+0x%zx($current)):s32",
+		 offsetof(struct task_struct, tgid), offsetof(struct task_struct, group_leader));
+	check_arg(d, 3, "g", want, NULL);
+	ck_assert_uint_eq(d->args[1].insns[0].op, KPMOD_FOP_CURRENT);
+	d = parse("r:b/rc fx_vfs_read l=(task_struct,se)$current->pid");
+	snprintf(want, sizeof(want), "%s0x%zx($current):s32",
+		 offsetof(struct task_struct, pid) < offsetof(struct task_struct, se) ? "-" : "+",
+		 offsetof(struct task_struct, pid) < offsetof(struct task_struct, se) ?
+		 offsetof(struct task_struct, se) - offsetof(struct task_struct, pid) :
+		 offsetof(struct task_struct, pid) - offsetof(struct task_struct, se));
+	check_arg(d, 0, "l", want, NULL);
+
+	/* this_cpu_ptr(), this_cpu_read(): +0(this_cpu_ptr()), no BTF type */
+	d = parse("p:b/pc fx_vfs_read+4 p=this_cpu_ptr(%di) r=this_cpu_read(%di):u32 "
+		  "s=this_cpu_read(@0x1000)");
+	check_arg(d, 0, "p", "this_cpu_ptr(%di):x64", NULL);
+	ck_assert_uint_eq(d->args[0].ninsns, 4);
+	ck_assert_uint_eq(d->args[0].insns[1].op, KPMOD_FOP_CPU_PTR);
+	ck_assert_uint_eq(d->args[0].insns[2].op, KPMOD_FOP_ST_RAW);
+	check_arg(d, 1, "r", "+0x0(this_cpu_ptr(%di)):u32", NULL);
+	ck_assert_uint_eq(d->args[1].insns[2].op, KPMOD_FOP_ST_MEM);
+	/* @ADDR's own dereference becomes the per-CPU step */
+	check_arg(d, 2, "s", "+0x0(this_cpu_ptr(\\0x1000)):x64", NULL);
+	ck_assert_uint_eq(d->args[2].insns[0].op, KPMOD_FOP_IMM);
+	ck_assert_uint_eq(d->args[2].insns[1].op, KPMOD_FOP_CPU_PTR);
+	snprintf(want, sizeof(want), "+0x0(this_cpu_ptr(+0x%zx($arg2))):x64",
+		 offsetof(struct task_struct, group_leader));
+	d = parse("p:b/pc3 fx_read_file t=this_cpu_read((task_struct)task->group_leader) "
+		  "u=(task_struct)this_cpu_ptr(task)->pid");
+	check_arg(d, 0, "t", want, NULL);
+	snprintf(want, sizeof(want), "+0x%zx(this_cpu_ptr($arg2)):s32",
+		 offsetof(struct task_struct, pid));
+	check_arg(d, 1, "u", want, NULL);
+
+	/* %pd, %pD: the dentry's name, with this BTF's offsets */
+	d = parse("p:b/pd fx_dput dentry:%pd");
+	snprintf(want, sizeof(want), "+0x0(+0x%zx($arg1)):string",
+		 offsetof(struct dentry, d_name) + offsetof(struct qstr, name));
+	check_arg(d, 0, "arg1", want, NULL);
+	snprintf(want, sizeof(want), "arg1=+0x0(+0x%zx(dentry)):string",
+		 offsetof(struct dentry, d_name) + offsetof(struct qstr, name));
+	ck_assert_str_eq(d->args[0].text, want);
+	d = parse("p:b/pD fx_read_file n=file:%pD");
+	snprintf(want, sizeof(want), "+0x0(+0x%zx(+0x%zx($arg1))):string",
+		 offsetof(struct dentry, d_name) + offsetof(struct qstr, name),
+		 offsetof(struct file, f_path) + offsetof(struct path, dentry));
+	check_arg(d, 0, "n", want, NULL);
+}
+END_TEST
+
+/* btf_typecast_errors (7.3's kprobe_syntax_errors.tc typecast lines) */
+START_TEST(typecast_errors)
+{
+	check_err("p fx_vfs_read arg1=(task_struct)file^", KP_E_TYPECAST_REQ_FIELD);
+	check_err("p fx_vfs_read arg1=(task_struct,^in_execve)file->comm", KP_E_TYPECAST_NOT_ALIGNED);
+	check_err("p fx_vfs_read arg1=(task_struct,^foo_bar)file->pid", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read arg1=(^task_struct1234)file->pid", KP_E_NO_PTR_STRCT);
+	check_err("p fx_vfs_read arg1=(task_struct,se^->group_node)file->comm",
+		  KP_E_TYPECAST_BAD_ARROW);
+	check_err("p fx_vfs_read arg1=(task_struct,^->pid)file->comm", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read arg1=(task_struct,^.pid)file->comm", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read arg1=(task_struct,^.)file->comm", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read arg1=(task_struct)^@symbol+10->comm", KP_E_TYPECAST_SYM_OFFSET);
+	check_err("p fx_vfs_read arg1=(task_struct)file->^nosuch", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read arg1=(task_struct)file->comm->^x", KP_E_NO_PTR_STRCT);
+	check_err("p fx_vfs_read arg1=(task_struct)^(file", KP_E_DEREF_OPEN_BRACE);
+	check_err("p fx_vfs_read arg1=(task_struct)(file)^", KP_E_TYPECAST_REQ_FIELD);
+	check_err("p fx_vfs_read arg1=(task_struct^", KP_E_DEREF_OPEN_BRACE);
+	check_err("p fx_vfs_read arg1=(task_struct)^+8file->pid", KP_E_DEREF_NEED_BRACE);
+	/* Only at a function entry or return, as BTF names */
+	check_err("p fx_vfs_read+4 ^(task_struct)$arg1->pid", KP_E_NOSUP_BTFARG);
+	/* Eight nested forms at most; the ninth's first character */
+	check_err("p fx_vfs_read (a)((b)(+0(+0(+0(+0(+0(+0(^+0(file))))))))->b)->a",
+		  KP_E_TOO_MANY_NESTED);
+	check_err("p fx_vfs_read (a)((b)((c)((d)(+0(+0(+0(+0(^(e)file->e)))))->d)->c)->b)->a",
+		  KP_E_TOO_MANY_NESTED);
+	check_err("p fx_vfs_read +0(+0(+0(+0(+0(+0(+0(+0(^+0(file)))))))))", KP_E_TOO_MANY_NESTED);
+	check_err("p fx_vfs_read this_cpu_ptr(+0(+0(+0(+0(+0(+0(+0(^+0(file)))))))))",
+		  KP_E_TOO_MANY_NESTED);
+	/* $current */
+	check_err("p fx_vfs_read $current->^nosuch", KP_E_NO_BTF_FIELD);
+	check_err("p fx_vfs_read ^$currentx", KP_E_BAD_VAR);
+	check_err("p fx_vfs_read ^$current.pid", KP_E_BAD_VAR);
+	check_err("p fx_vfs_read $current^-pid", KP_E_BAD_HYPHEN);
+	check_err("p fx_vfs_read $current:^string", KP_E_BAD_STRING);
+	/* this_cpu_*() */
+	check_err("p fx_vfs_read this_cpu_ptr(^$comm)", KP_E_COMM_CANT_DEREF);
+	check_err("p fx_vfs_read this_cpu_read(file^", KP_E_DEREF_OPEN_BRACE);
+	/* (7.3's caret is 13 bytes further, past the end: not followed) */
+	check_err("p fx_vfs_read this_cpu_ptr(file):^string", KP_E_BAD_STRING);
+}
+END_TEST
+
 START_TEST(without_btf)
 {
 	struct kp_btf *none = kp_btf_new(KP_BTF_NONE), *missing = kp_btf_new("/no/such/btf");
@@ -279,6 +426,11 @@ START_TEST(without_btf)
 	check_err_kb(missing, "p fx_vfs_read ^$arg*", KP_E_NOSUP_BTFARG);
 	ck_assert_ptr_nonnull(strstr(perr.msg, "/no/such/btf"));
 	check_err_kb(missing, "p fx_vfs_read ^file->x", KP_E_NOSUP_BTFARG);
+	/* 7.3's: $current and this_cpu_*() as they are, casts and members refused */
+	ck_assert_int_eq(parse_with(none, "p:b/n fx_vfs_read+4 $current this_cpu_read(%di):u32"), 0);
+	check_err_kb(none, "p fx_vfs_read ^$current->pid", KP_E_NOSUP_BTFARG);
+	check_err_kb(none, "p fx_vfs_read (^task_struct)$arg1->pid", KP_E_NOSUP_BTFARG);
+	check_err_kb(none, "p fx_vfs_read ^d=$arg1:%pd", KP_E_NOSUP_BTFARG);
 	kp_btf_free(none);
 	kp_btf_free(missing);
 }
@@ -318,6 +470,8 @@ static Suite *btf_suite(void)
 	tcase_add_test(tc, bitfields_strings_and_returns);
 	tcase_add_test(tc, arg_star_and_bare_argn);
 	tcase_add_test(tc, the_kernels_btf_errors);
+	tcase_add_test(tc, typecasts_current_percpu);
+	tcase_add_test(tc, typecast_errors);
 	tcase_add_test(tc, without_btf);
 	tcase_add_test(tc, prototypes);
 	suite_add_tcase(s, tc);

@@ -421,6 +421,12 @@ START_TEST(definition_error_codes_never_move)
 		{ KP_E_NO_BTF_FIELD, 88 },
 		{ KP_E_BAD_BTF_TID, 89 },
 		{ KP_E_BAD_TYPE4STR, 90 },
+		{ KP_E_TOO_MANY_NESTED, 91 },
+		{ KP_E_TYPECAST_REQ_FIELD, 92 },
+		{ KP_E_TYPECAST_SYM_OFFSET, 93 },
+		{ KP_E_TYPECAST_NOT_ALIGNED, 94 },
+		{ KP_E_TYPECAST_BAD_ARROW, 95 },
+		{ KP_E_NOSUP_PERCPU, 96 },
 	};
 	unsigned int i;
 

@@ -59,6 +59,9 @@ static void load_text(const struct kp_arg_def *a, const struct kp_arch *arch,
 	case KPMOD_FOP_FILE_OFFSET:
 		snprintf(cur, size, "@+0x%" PRIx64, (uint64_t)in->imm);
 		break;
+	case KPMOD_FOP_CURRENT:
+		snprintf(cur, size, "$current");
+		break;
 	default:
 		snprintf(cur, size, "?");
 		break;
@@ -75,7 +78,15 @@ int kp_fetch_text(const struct kp_arg_def *a, const struct kp_arch *arch, char *
 
 	load_text(a, arch, cur, sizeof(cur));
 	for (; i < a->ninsns; i++) {
+		char inner[KP_ARG_TEXT_LEN * 2];
+
 		in = &a->insns[i];
+		if (in->op == KPMOD_FOP_CPU_PTR) {
+			snprintf(inner, sizeof(inner), "%s", cur);
+			if (snprintf(cur, sizeof(cur), "this_cpu_ptr(%s)", inner) >= (int)sizeof(cur))
+				cur[sizeof(cur) - 1] = '\0';
+			continue;
+		}
 		if (in->op != KPMOD_FOP_DEREF && in->op != KPMOD_FOP_UDEREF)
 			break;
 		wrap(cur, sizeof(cur), in->imm, in->op == KPMOD_FOP_UDEREF);

@@ -286,12 +286,29 @@ static int find_func(struct kp_btf_index *ix, const char *func, struct kp_btf_fu
 	return 0;
 }
 
+/* Every module's BTF of the directory, read once. */
+static void scan_modules(struct kp_btf *kb)
+{
+	struct dirent *de;
+	DIR *dir;
+
+	if (!kb->is_dir || kb->scanned)
+		return;
+	kb->scanned = true;
+	dir = opendir(kb->spec);
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
+			continue;
+		module_index(kb, de->d_name);
+	}
+	if (dir)
+		closedir(dir);
+}
+
 int kp_btf_func(struct kp_btf *kb, const char *module, const char *func,
 		struct kp_btf_func *out)
 {
 	struct kp_btf_index *ix;
-	struct dirent *de;
-	DIR *dir;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -304,20 +321,37 @@ int kp_btf_func(struct kp_btf *kb, const char *module, const char *func,
 	if (!find_func(&kb->vmlinux, func, out))
 		return 0;
 	/* Not in vmlinux: in a module, as the kernel's bpf_find_btf_id(). */
-	if (kb->is_dir && !kb->scanned) {
-		kb->scanned = true;
-		dir = opendir(kb->spec);
-		while (dir && (de = readdir(dir))) {
-			if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
-				continue;
-			module_index(kb, de->d_name);
-		}
-		if (dir)
-			closedir(dir);
-	}
+	scan_modules(kb);
 	for (i = 0; i < kb->nmods; i++)
 		if (kb->mods[i]->ix.btf && !find_func(&kb->mods[i]->ix, func, out))
 			return 0;
+	return -ENOENT;
+}
+
+int kp_btf_struct(struct kp_btf *kb, const char *name, const struct btf **btf, uint32_t *id)
+{
+	int32_t found;
+	size_t i;
+
+	if (kp_btf_open(kb))
+		return -EOPNOTSUPP;
+	found = btf__find_by_name_kind(kb->vmlinux.btf, name, BTF_KIND_STRUCT);
+	if (found > 0) {
+		*btf = kb->vmlinux.btf;
+		*id = (uint32_t)found;
+		return 0;
+	}
+	scan_modules(kb);
+	for (i = 0; i < kb->nmods; i++) {
+		const struct btf *m = kb->mods[i]->ix.btf;
+
+		found = m ? btf__find_by_name_kind(m, name, BTF_KIND_STRUCT) : -ENOENT;
+		if (found > 0) {
+			*btf = m;
+			*id = (uint32_t)found;
+			return 0;
+		}
+	}
 	return -ENOENT;
 }
 

@@ -57,6 +57,13 @@ int kp_btf_func(struct kp_btf *kb, const char *module, const char *func,
 		struct kp_btf_func *out);
 
 /*
+ * The struct named @name (not a union, not a typedef), in vmlinux's BTF
+ * and then in each module's, as the kernel's bpf_find_btf_id(): 0 with
+ * *@btf and *@id, -ENOENT, or -EOPNOTSUPP if there is no BTF to read.
+ */
+int kp_btf_struct(struct kp_btf *kb, const char *name, const struct btf **btf, uint32_t *id);
+
+/*
  * btf_type_skip_modifiers(): @id's type past const, volatile, restrict,
  * typedef and type tags, its id in *@res_id (may be NULL); NULL if an id
  * on the way does not exist.

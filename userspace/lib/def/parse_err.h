@@ -115,7 +115,14 @@
 	E(BAD_HYPHEN,		"Failed to parse single hyphen. Forgot '>'?") \
 	E(NO_BTF_FIELD,		"This field is not found.")		\
 	E(BAD_BTF_TID,		"Failed to get BTF type info.")		\
-	E(BAD_TYPE4STR,		"This type does not fit for string.")
+	E(BAD_TYPE4STR,		"This type does not fit for string.") \
+	/* The kernel's, for 7.3's typecasts, $current and this_cpu_*() */ \
+	E(TOO_MANY_NESTED,	"Too many nested typecasts/dereferences") \
+	E(TYPECAST_REQ_FIELD,	"Typecast requires a field access")	\
+	E(TYPECAST_SYM_OFFSET,	"@SYM+/-OFFSET with typecast needs parentheses") \
+	E(TYPECAST_NOT_ALIGNED,	"Typecast field option is not byte-aligned") \
+	E(TYPECAST_BAD_ARROW,	"Typecast field option does not support -> operator") \
+	E(NOSUP_PERCPU,		"Per-cpu variable access is only for kernel probes")
 
 #define E(code, msg) KP_E_##code,
 enum kp_parse_errcode { KP_PARSE_ERRORS KP_E__COUNT };

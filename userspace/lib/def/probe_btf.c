@@ -5,7 +5,8 @@
  * and 7.3): a parameter by name, ->member and .member through pointers
  * and embedded structures and unions, a bitfield member, a char * or
  * char[] as a string, a typed $retval, and $arg* and a bare $argN named
- * after the parameters.  A name compiles to what the module already runs
+ * after the parameters; and 7.3's typecasts ((STRUCT[,FIELD])X->member),
+ * $current->member and the %pd/%pD types.  A name compiles to what the module already runs
  * ($argN, dereferences at the offsets BTF gives, a store, a bitfield's
  * shifts): it is resolved here, on the machine, once; a hit costs what
  * the same definition written with offsets costs.
@@ -73,60 +74,146 @@ static int split_next(struct pctx *pc, char *var, char **next, int offs)
 }
 
 /*
- * parse_btf_field(): @name (member[.member...][->member...]) of what
- * @type points to; each "->" reads the pointer at the offset reached.
+ * get_bitoffset_of_field(): *@pname's members joined by dots (up to a
+ * "->" or the end) in struct or union *@ptype; their bit offset, or -1
+ * with the error set.  *@pname is left after the "->" (NULL at the end),
+ * *@ptype the last member's type, *@offs where that is in the word.
  */
-static int parse_field(struct pctx *pc, char *name, const struct btf_type *type,
-		       struct kinsn **pcode, struct kinsn *end, int offs)
+static int64_t bitoffset_of_field(struct pctx *pc, char **pname, const struct btf_type **ptype,
+				  int *offs)
 {
 	struct pbtf *b = &pc->btf;
-	const struct btf *btf = b->f.btf;
-	struct kinsn *code = *pcode;
-	uint32_t bitoffs, anon;
+	const struct btf_type *type = *ptype;
+	char *name = *pname;
+	int64_t bitoffs = 0;
+	uint32_t anon;
 	int is_ptr;
 
 	do {
-		if (!btf_is_ptr(type))
-			return ERR(pc, NO_PTR_STRCT, offs);
-		type = kp_btf_skip_mods(btf, type->type, NULL);
-		if (!type)
-			return ERR(pc, BAD_BTF_TID, offs);
-		bitoffs = 0;
-		do {
-			const struct btf_type *owner;
-			const struct btf_member *m;
-			char *next = NULL;
-			bool not_struct;
+		const struct btf_type *owner;
+		const struct btf_member *m;
+		char *next = NULL;
+		bool not_struct;
 
-			is_ptr = split_next(pc, name, &next, offs);
-			if (is_ptr < 0)
-				return -1;
-			b->last_offs = offs;
-			m = kp_btf_member(btf, type, name, &anon, &owner, &not_struct);
-			if (not_struct)
-				return ERR(pc, BAD_BTF_TID, offs);
-			if (!m)
-				return ERR(pc, NO_BTF_FIELD, offs);
-			bitoffs += anon + btf_member_bit_offset(owner, (uint32_t)(m - btf_members(owner)));
-			b->last_bitsize = btf_member_bitfield_size(owner,
-								   (uint32_t)(m - btf_members(owner)));
-			type = kp_btf_skip_mods(btf, m->type, NULL);
+		is_ptr = split_next(pc, name, &next, *offs);
+		if (is_ptr < 0)
+			return -1;
+		b->last_offs = *offs;
+		m = kp_btf_member(b->btf, type, name, &anon, &owner, &not_struct);
+		if (not_struct)
+			return ERR(pc, BAD_BTF_TID, *offs);
+		if (!m)
+			return ERR(pc, NO_BTF_FIELD, *offs);
+		bitoffs += anon + btf_member_bit_offset(owner, (uint32_t)(m - btf_members(owner)));
+		b->last_bitsize = btf_member_bitfield_size(owner, (uint32_t)(m - btf_members(owner)));
+		type = kp_btf_skip_mods(b->btf, m->type, NULL);
+		if (!type)
+			return ERR(pc, BAD_BTF_TID, *offs);
+		if (next)
+			*offs += (int)(next - name);
+		name = next;
+	} while (!is_ptr && name);
+	*pname = name;
+	*ptype = type;
+	return bitoffs;
+}
+
+/* How parse_field() takes its first member. */
+enum field_base {
+	FIELD_OF_POINTER,	/* of what the value points to */
+	FIELD_OF_STRUCT,	/* of the struct the value is (a typecast, $current) */
+};
+
+/*
+ * parse_btf_field(): @name (member[.member...][->member...]) of what
+ * @type points to, or (FIELD_OF_STRUCT) of @type itself less @prefix
+ * bytes (a typecast's field option, as container_of()); each "->" reads
+ * the pointer at the offset reached.
+ */
+static int parse_field(struct pctx *pc, char *name, const struct btf_type *type,
+		       struct kinsn **pcode, struct kinsn *end, int offs,
+		       enum field_base base, int64_t prefix)
+{
+	struct pbtf *b = &pc->btf;
+	struct kinsn *code = *pcode;
+	int64_t bitoffs;
+
+	do {
+		if (base != FIELD_OF_STRUCT) {
+			if (!btf_is_ptr(type))
+				return ERR(pc, NO_PTR_STRCT, offs);
+			type = kp_btf_skip_mods(b->btf, type->type, NULL);
 			if (!type)
 				return ERR(pc, BAD_BTF_TID, offs);
-			if (next)
-				offs += (int)(next - name);
-			name = next;
-		} while (!is_ptr && name);
-
+		}
+		bitoffs = bitoffset_of_field(pc, &name, &type, &offs);
+		if (bitoffs < 0)
+			return -1;
 		if (++code == end)
 			return ERR(pc, TOO_MANY_OPS, offs);
 		code->op = I_DEREF;
-		code->imm = bitoffs / 8;
+		code->imm = bitoffs / 8 - (base == FIELD_OF_STRUCT ? prefix : 0);
 		*pcode = code;
-		b->last_bitoffs = bitoffs % 8;
+		b->last_bitoffs = (unsigned int)(bitoffs % 8);
 		b->last_type = type;
+		base = FIELD_OF_POINTER;
 	} while (name);
 	return 0;
+}
+
+/*
+ * The struct @name (a typecast's, $current's task_struct), as the
+ * kernel's query_btf_struct(): 0 with *@type and the BTF it is in set, or
+ * -1 with the error set: @code if BTF has no such struct, NOSUP_BTFARG
+ * and why if there is no BTF.
+ */
+static int find_struct(struct pctx *pc, const char *name, const struct btf_type **type,
+		       int code, int offs)
+{
+	struct pbtf *b = &pc->btf;
+	const struct btf *btf = NULL;
+	uint32_t id = 0;
+	int ret = b->kb ? kp_btf_struct(b->kb, name, &btf, &id) : -EOPNOTSUPP;
+
+	if (ret == -EOPNOTSUPP)
+		return no_entry(pc, ret, offs);
+	if (ret)
+		return kp_parse_set_err(pc->err, code, pc->base + (size_t)offs, NULL);
+	b->btf = btf;
+	*type = kp_btf_skip_mods(btf, id, NULL);
+	if (!*type)
+		return ERR(pc, BAD_BTF_TID, offs);
+	b->used = true;
+	return 0;
+}
+
+int kp_btf_cast(struct pctx *pc, char *cast, char *field, struct kinsn **pcode,
+		struct kinsn *end, int cast_offs, int field_offs)
+{
+	const struct btf_type *type, *opt;
+	char *option = strchr(cast, ',');
+	int64_t prefix = 0;
+
+	/* parse_btf_casttype(): the field option is looked at after the struct. */
+	if (option)
+		*option++ = '\0';
+	if (find_struct(pc, cast, &type, KP_E_NO_PTR_STRCT, cast_offs))
+		return -1;
+	if (option) {
+		int offs = cast_offs + (int)(option - cast);
+
+		opt = type;
+		prefix = bitoffset_of_field(pc, &option, &opt, &offs);
+		if (prefix < 0)
+			return -1;
+		if (prefix % 8)
+			return ERR(pc, TYPECAST_NOT_ALIGNED, offs);
+		/* Stopped at a "->": the option names one structure's members only. */
+		if (option)
+			return ERR(pc, TYPECAST_BAD_ARROW, offs - 2);
+		prefix /= 8;
+	}
+	return parse_field(pc, field, type, pcode, end, field_offs, FIELD_OF_STRUCT, prefix);
 }
 
 /* @n-th parameter's name, "" if it has none. */
@@ -156,6 +243,19 @@ int kp_btf_parse_arg(struct pctx *pc, char *var, struct kinsn **pcode, struct ki
 		return ERR(pc, NOSUP_DAT_ARG, offs + (int)(field - var));
 
 	b->last_offs = offs;
+	/* $current->member: a task_struct, without a typecast. */
+	if (!strcmp(var, "$current")) {
+		code->op = I_CURRENT;
+		if (!field)
+			return 0;
+		if (find_struct(pc, "task_struct", &type, KP_E_NO_BTF_ENTRY, offs))
+			return -1;
+		b->last_type = type;
+		b->last_bitoffs = 0;
+		b->last_bitsize = 0;
+		return parse_field(pc, field, type, pcode, end, offs + (int)(field - var),
+				   FIELD_OF_STRUCT, 0);
+	}
 	if (pc->is_return && !strcmp(var, "$retval")) {
 		code->op = I_RETVAL;
 		ret = query(pc);
@@ -187,14 +287,16 @@ int kp_btf_parse_arg(struct pctx *pc, char *var, struct kinsn **pcode, struct ki
 
 found:
 	b->used = true;
-	type = kp_btf_skip_mods(b->f.btf, tid, &tid);
+	b->btf = b->f.btf;
+	type = kp_btf_skip_mods(b->btf, tid, &tid);
 	if (!type)
 		return ERR(pc, BAD_BTF_TID, offs);
 	b->last_type = type;
 	b->last_bitoffs = 0;
 	b->last_bitsize = 0;
 	if (field)
-		return parse_field(pc, field, type, pcode, end, offs + (int)(field - var));
+		return parse_field(pc, field, type, pcode, end, offs + (int)(field - var),
+				   FIELD_OF_POINTER, 0);
 	return 0;
 }
 
@@ -259,9 +361,9 @@ int kp_btf_fix_type(struct pctx *pc, const char *t, struct kinsn **pcode, const 
 	 * char, which char is from 6.2 on (-funsigned-char); kpmod takes a
 	 * signed one too, so that the same name is a string on older kernels.
 	 */
-	if (btf_is_array(lt) && is_char(b->f.btf, btf_array(lt)->type))
+	if (btf_is_array(lt) && is_char(b->btf, btf_array(lt)->type))
 		return 0;
-	if (btf_is_ptr(lt) && is_char(b->f.btf, lt->type)) {
+	if (btf_is_ptr(lt) && is_char(b->btf, lt->type)) {
 		code = *pcode + 1;
 		if (code->op == I_END)
 			return ERR(pc, TOO_MANY_OPS, b->last_offs);
@@ -392,5 +494,66 @@ int kp_btf_expand_args(struct pctx *pc, struct word *w, size_t *nw, char *buf, s
 	}
 	memcpy(w, out, n * sizeof(*w));
 	*nw = n;
+	return 0;
+}
+
+/* The byte offset of @path (members joined by dots) in struct @sname: 0 or -1. */
+static int member_offset(struct pctx *pc, const char *sname, const char *path, int64_t *off)
+{
+	const struct btf_type *type;
+	char buf[64];
+	char *name = buf;
+	int offs = 0;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	if (find_struct(pc, sname, &type, KP_E_NO_BTF_ENTRY, 0))
+		return -1;
+	*off = bitoffset_of_field(pc, &name, &type, &offs);
+	if (*off < 0)
+		return -1;
+	*off /= 8;
+	return 0;
+}
+
+int kp_btf_expand_dentry(struct pctx *pc, struct word *w, size_t nw, char *buf, size_t size)
+{
+	int64_t dname = -1, fdentry = -1;
+	size_t i, used = 0;
+
+	for (i = 0; i < nw; i++) {
+		size_t len = strlen(w[i].s);
+		const char *s = w[i].s, *eq, *var;
+		int n, vlen;
+		bool pd;
+
+		if (len < 4 || (strcmp(s + len - 4, ":%pd") && strcmp(s + len - 4, ":%pD")))
+			continue;
+		pd = s[len - 1] == 'd';
+		pc->base = w[i].pos;
+		/* The kernel's offsetof()s, from this kernel's BTF. */
+		if (dname < 0 && member_offset(pc, "dentry", "d_name.name", &dname))
+			return -1;
+		if (!pd && fdentry < 0 && member_offset(pc, "file", "f_path.dentry", &fdentry))
+			return -1;
+		eq = strchr(s, '=');
+		var = eq ? eq + 1 : s;
+		vlen = (int)(s + len - 4 - var);
+		if (vlen < 0)
+			return ERR(pc, NO_ARG_BODY, 0);
+		if (pd)
+			n = snprintf(buf + used, size - used, "%.*s+0x0(+0x%llx(%.*s)):string",
+				     eq ? (int)(eq - s + 1) : 0, s, (unsigned long long)dname,
+				     vlen, var);
+		else
+			n = snprintf(buf + used, size - used,
+				     "%.*s+0x0(+0x%llx(+0x%llx(%.*s))):string",
+				     eq ? (int)(eq - s + 1) : 0, s, (unsigned long long)dname,
+				     (unsigned long long)fdentry, vlen, var);
+		if (n < 0 || (size_t)n >= size - used)
+			return ERR(pc, ARG_TOO_LONG, 0);
+		w[i].s = buf + used;
+		w[i].expanded = true;
+		used += (size_t)n + 1;
+	}
 	return 0;
 }

@@ -15,6 +15,13 @@
 int kp_btf_parse_arg(struct pctx *pc, char *var, struct kinsn **pcode, struct kinsn *end,
 		     int offs);
 /*
+ * A typecast, once its FETCHARG is parsed (the kernel's unwinding of
+ * handle_typecast()): @cast is "STRUCT[,FIELD[.FIELD...]]" at @cast_offs,
+ * @field what follows the "->" at @field_offs.
+ */
+int kp_btf_cast(struct pctx *pc, char *cast, char *field, struct kinsn **pcode,
+		struct kinsn *end, int cast_offs, int field_offs);
+/*
  * After the FETCHARG: with no type given (@t NULL), *@type becomes the
  * type of what the name resolved to (NULL: the default); with a string
  * type, a char * is dereferenced.  *@type is left alone otherwise.
@@ -32,5 +39,12 @@ int kp_btf_bitfield(struct pctx *pc, unsigned int size, struct kinsn **pcode);
  * is kept in @buf (@size bytes).  0, or -1 with the error set.
  */
 int kp_btf_expand_args(struct pctx *pc, struct word *w, size_t *nw, char *buf, size_t size);
+/*
+ * traceprobe_expand_dentry_args(): ARG:%pd (a struct dentry *) becomes
+ * +0x0(+OFF(ARG)):string, ARG:%pD (a struct file *) the same through
+ * f_path.dentry, with this kernel's offsets from BTF.  @w (@nw words) is
+ * rewritten into @buf (@size bytes).  0, or -1 with the error set.
+ */
+int kp_btf_expand_dentry(struct pctx *pc, struct word *w, size_t nw, char *buf, size_t size);
 
 #endif

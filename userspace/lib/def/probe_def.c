@@ -274,6 +274,17 @@ static int parse_vars(struct pctx *pc, char *arg, struct kinsn **pcode, struct k
 		code->op = I_COMM;
 		return 0;
 	}
+	/* 7.3's: the task's task_struct; ->member from BTF. */
+	if (!strncmp(var, "current", 7)) {
+		if (pc->user)
+			return ERR(pc, BAD_VAR, offs);
+		if (var[7] == '-')
+			return kp_btf_parse_arg(pc, arg, pcode, end, offs);
+		if (var[7])
+			return ERR(pc, BAD_VAR, offs);
+		code->op = I_CURRENT;
+		return 0;
+	}
 	if (!strncmp(var, "arg", 3)) {
 		/* As uprobe_events: no calling convention is assumed. */
 		if (pc->user || k_strtoull(var + 3, 10, &param))
@@ -341,6 +352,132 @@ static int resolve_sym(struct pctx *pc, const char *text, int offs,
 	return 0;
 }
 
+static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
+		       struct kinsn *end, int offs);
+
+#define THIS_CPU_PTR	"this_cpu_ptr("
+#define THIS_CPU_READ	"this_cpu_read("
+
+static bool is_this_cpu(const char *s)
+{
+	return !strncmp(s, THIS_CPU_PTR, strlen(THIS_CPU_PTR)) ||
+	       !strncmp(s, THIS_CPU_READ, strlen(THIS_CPU_READ));
+}
+
+/* find_matched_close_paren(): the ')' that closes the '(' at @s. */
+static char *matched_close(char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && --depth == 0)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * handle_typecast(), 7.3's: (STRUCT[,FIELD])VAR->MEMBER...,
+ * (STRUCT)(FETCHARG)->MEMBER... and (STRUCT)+OFFS(...)->MEMBER...; the
+ * syntax first, then the FETCHARG inside, then the struct and its members
+ * (kp_btf_cast()), as the kernel's forward pass and unwinding.
+ */
+static int parse_typecast(struct pctx *pc, char *arg, struct kinsn **pcode,
+			  struct kinsn *end, int offs)
+{
+	int orig = offs;
+	char *close, *tmp, *field, *open;
+
+	if (pc->user || !pc->fentry)
+		return ERR(pc, NOSUP_BTFARG, offs);
+	tmp = strchr(arg, ')');
+	if (!tmp)
+		return ERR(pc, DEREF_OPEN_BRACE, offs + (int)strlen(arg));
+	*tmp++ = '\0';
+	offs += (int)(tmp - arg);
+	if (*tmp == '(') {
+		close = matched_close(tmp);
+		if (!close)
+			return ERR(pc, DEREF_OPEN_BRACE, offs);
+		if (close[1] != '-' || close[2] != '>')
+			return ERR(pc, TYPECAST_REQ_FIELD, offs + (int)(close - tmp) + 1);
+		offs++;
+		tmp++;
+	} else if (*tmp == '+' || *tmp == '-' || is_this_cpu(tmp)) {
+		/* A dereference may hold a member access of its own. */
+		open = strchr(tmp + 1, '(');
+		if (!open)
+			return ERR(pc, DEREF_NEED_BRACE, offs);
+		close = matched_close(open);
+		if (!close)
+			return ERR(pc, DEREF_OPEN_BRACE, offs + (int)strlen(tmp));
+		close++;
+		if (close[0] != '-' || close[1] != '>')
+			return ERR(pc, TYPECAST_REQ_FIELD, offs + (int)(close - tmp));
+	} else {
+		/* The name ends at the first '-': @SYM-8->m would read SYM - 8. */
+		if (tmp[0] == '@') {
+			close = strpbrk(tmp, "+-");
+			if (close && isdigit((unsigned char)close[1]))
+				return ERR(pc, TYPECAST_SYM_OFFSET, offs);
+		}
+		close = strchr(tmp, '-');
+		if (!close || close[1] != '>')
+			return ERR(pc, TYPECAST_REQ_FIELD, offs + (int)strlen(tmp));
+	}
+	field = close + (close[1] == '-' ? 3 : 2);
+	*close = '\0';
+	if (parse_fetch(pc, tmp, pcode, end, offs))
+		return -1;
+	return kp_btf_cast(pc, arg + 1, field, pcode, end, orig + 1, orig + (int)(field - arg));
+}
+
+/*
+ * this_cpu_ptr(FETCHARG), this CPU's copy of the per-CPU variable at
+ * FETCHARG's value (@SYM: at SYM's address, not its value), and
+ * this_cpu_read(FETCHARG), the same read: +0(this_cpu_ptr(FETCHARG)).
+ */
+static int parse_this_cpu(struct pctx *pc, char *arg, struct kinsn **pcode,
+			  struct kinsn *end, int offs)
+{
+	bool is_read = !strncmp(arg, THIS_CPU_READ, strlen(THIS_CPU_READ));
+	size_t skip = strlen(is_read ? THIS_CPU_READ : THIS_CPU_PTR);
+	struct kinsn *code = *pcode;
+	char *close;
+
+	if (pc->user)
+		return ERR(pc, NOSUP_PERCPU, offs);
+	arg += skip;
+	offs += (int)skip;
+	close = strrchr(arg, ')');
+	if (!close)
+		return ERR(pc, DEREF_OPEN_BRACE, offs + (int)strlen(arg));
+	if (close[1] != '\0')
+		return ERR(pc, DEREF_SUFFIX, offs + (int)(close + 1 - arg));
+	*close = '\0';
+	if (parse_fetch(pc, arg, &code, end, offs))
+		return -1;
+	if (code->op == I_COMM || code->op == I_DATA)
+		return ERR(pc, COMM_CANT_DEREF, offs);
+	/* @SYM's (and @ADDR's) dereference becomes the per-CPU step. */
+	if (arg[0] != '@' && ++code == end)
+		return ERR(pc, TOO_MANY_OPS, offs);
+	code->op = I_CPU_PTR;
+	code->imm = 0;
+	if (is_read) {
+		if (++code == end)
+			return ERR(pc, TOO_MANY_OPS, offs);
+		code->op = I_DEREF;
+		code->imm = 0;
+	}
+	*pcode = code;
+	/* What a name inside was is not what is read: no BTF type. */
+	pc->btf.last_type = NULL;
+	return 0;
+}
+
 /* parse_probe_arg(): *pcode is the slot to fill, then the last filled. */
 static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 		       struct kinsn *end, int offs)
@@ -352,6 +489,17 @@ static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 	bool user = false;
 	int ret, ioffs;
 	size_t len;
+
+	/* Each nested form takes a level, 8 at most (7.3's limit). */
+	if (arg[0] == '+' || arg[0] == '-' || arg[0] == '(' || is_this_cpu(arg)) {
+		if (pc->depth >= KP_MAX_NESTED)
+			return ERR(pc, TOO_MANY_NESTED, offs);
+		pc->depth++;
+	}
+	if (arg[0] == '(')
+		return parse_typecast(pc, arg, pcode, end, offs);
+	if (is_this_cpu(arg))
+		return parse_this_cpu(pc, arg, pcode, end, offs);
 
 	switch (arg[0]) {
 	case '$':
@@ -516,6 +664,7 @@ static void emit_prog(struct kp_arg_def *a, const struct kinsn *code, bool user)
 		[I_IMM] = KPMOD_FOP_IMM, [I_COMM] = KPMOD_FOP_COMM,
 		[I_ARG] = KPMOD_FOP_ARG, [I_DATA] = KPMOD_FOP_DATA,
 		[I_DURATION] = KPMOD_FOP_DURATION, [I_FOFFS] = KPMOD_FOP_FILE_OFFSET,
+		[I_CURRENT] = KPMOD_FOP_CURRENT, [I_CPU_PTR] = KPMOD_FOP_CPU_PTR,
 		[I_DEREF] = KPMOD_FOP_DEREF, [I_UDEREF] = KPMOD_FOP_UDEREF,
 		[I_ST_RAW] = KPMOD_FOP_ST_RAW, [I_ST_MEM] = KPMOD_FOP_ST_MEM,
 		[I_ST_UMEM] = KPMOD_FOP_ST_UMEM,
@@ -623,6 +772,7 @@ static int parse_arg_body(struct pctx *pc, const char *body, int offs)
 	code_buf[KPMOD_MAX_INSNS - 1].op = I_END;
 	pc->btf.last_type = NULL;
 	pc->btf.used = false;
+	pc->depth = 0;
 	if (parse_fetch(pc, arg, &code, &code_buf[KPMOD_MAX_INSNS - 1], offs))
 		return -1;
 	/* A name's type from BTF, or its char * dereferenced for a string. */
@@ -961,16 +1111,17 @@ static int parse_args(struct pctx *pc, const struct word *w, size_t nw, struct k
 	size_t room = nw > KPMOD_MAX_ARGS ? nw : KPMOD_MAX_ARGS;
 	size_t bufsize = KPMOD_MAX_ARGS * (KP_MAX_ARGSTR_LEN + 1);
 	struct word *args = calloc(room, sizeof(*args));
-	char *buf = malloc(bufsize);
+	char *buf = malloc(bufsize), *dbuf = malloc(bufsize);
 	size_t i;
 	int ret = -1;
 
-	if (!args || !buf) {
+	if (!args || !buf || !dbuf) {
 		kp_parse_set_err(pc->err, KP_E_EMPTY, 0, "Out of memory");
 		goto out;
 	}
 	memcpy(args, w, nw * sizeof(*w));
-	if (!pc->user && kp_btf_expand_args(pc, args, &nw, buf, bufsize))
+	if (!pc->user && (kp_btf_expand_args(pc, args, &nw, buf, bufsize) ||
+			  kp_btf_expand_dentry(pc, args, nw, dbuf, bufsize)))
 		goto out;
 	for (i = 0; i < nw; i++) {
 		pc->base = args[i].pos;
@@ -990,6 +1141,7 @@ static int parse_args(struct pctx *pc, const struct word *w, size_t nw, struct k
 out:
 	free(args);
 	free(buf);
+	free(dbuf);
 	return ret;
 }
 

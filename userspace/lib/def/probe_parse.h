@@ -26,7 +26,8 @@ struct kp_arg_def;
 enum {
 	I_NOP = 0, I_END, I_SYM,
 	I_REG, I_STACK, I_STACKP, I_RETVAL, I_IMM, I_COMM, I_ARG, I_DATA, I_DURATION, I_FOFFS,
-	I_DEREF, I_UDEREF,
+	I_CURRENT,
+	I_DEREF, I_UDEREF, I_CPU_PTR,
 	I_ST_RAW, I_ST_MEM, I_ST_UMEM, I_ST_STRING, I_ST_USTRING, I_ST_SYMSTR,
 	I_MOD_BF, I_LP_ARRAY,
 };
@@ -47,7 +48,11 @@ struct pbtf {
 	bool queried;		/* kp_btf_func() asked, its result in qret */
 	int qret;
 	struct kp_btf_func f;
-	/* What the last name resolved to, as the kernel's ctx->last_*. */
+	/*
+	 * What the last name resolved to, as the kernel's ctx->last_*, and
+	 * the BTF it is in (ctx_btf(): a typecast's struct's, or f's).
+	 */
+	const struct btf *btf;
 	const struct btf_type *last_type;
 	unsigned int last_bitoffs, last_bitsize;
 	int last_offs;		/* where that name is in its word */
@@ -63,9 +68,13 @@ struct pctx {
 	struct kp_parse_err *err;
 	size_t base;		/* the current word's offset in the input */
 	unsigned int size;	/* the kernel's event record bytes so far */
+	unsigned int depth;	/* nested dereferences, typecasts, this_cpu_*() so far */
 	struct kp_arg_def *arg;
 	struct pbtf btf;
 };
+
+/* TRACEPROBE_MAX_NESTED_LEVEL (7.3): +OFFS(), (STRUCT) and this_cpu_*() in one FETCHARG */
+#define KP_MAX_NESTED	8
 
 #define ERR(pc, code, pos) \
 	kp_parse_set_err((pc)->err, KP_E_##code, (pc)->base + (size_t)(pos), NULL)

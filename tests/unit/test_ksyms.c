@@ -10,6 +10,7 @@
 
 static const char kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
+	"000000000001f0a8 A cpu_number\n"
 	"ffffffff81000000 T _stext\n"
 	"ffffffff81000000 T startup_64\n"
 	"ffffffff81000040 t secondary_startup_64\n"
@@ -146,6 +147,11 @@ static void names_resolve(bool by_pass)
 	ck_assert_uint_eq(a, 0xffffffff81300300ULL);
 	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "bad_hex", NULL, &a)), -ENOENT);
 	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "too_long", NULL, &a)), -ENOENT);
+	/* An absolute symbol (a per-CPU variable) by name, never by address */
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "cpu_number", NULL, &a)), 0);
+	ck_assert_uint_eq(a, 0x1f0a8);
+	ck_assert_int_eq(BY(kp_ksyms_addr(&k, "cpu_number", "foo", &a)), -ENOENT);
+	ck_assert_uint_eq(BY(kp_ksyms_count_core(&k, "cpu_number")), 0);
 #undef BY
 	/* A pass never sorts the names; past a few lookups they are sorted. */
 	if (by_pass)

@@ -107,9 +107,25 @@ static int parse_line(char *line, struct kp_sym *s)
 	return 1;
 }
 
+/* Keeps an absolute symbol aside: 0 or -ENOMEM. */
+static int keep_abs(struct kp_ksyms *k, const struct kp_sym *s, size_t *cap)
+{
+	struct kp_sym *m;
+
+	if (k->nabs == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		m = realloc(k->abs, *cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		k->abs = m;
+	}
+	k->abs[k->nabs++] = *s;
+	return 0;
+}
+
 int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 {
-	size_t cap = 0, n = 0;
+	size_t cap = 0, n = 0, abs_cap = 0;
 	char *line, *next;
 	int nonzero = 0;
 
@@ -135,12 +151,18 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 		if (s.addr)
 			nonzero = 1;
 		/*
-		 * Absolute symbols (per-CPU offsets and the like) are not code;
-		 * ELF mapping symbols ($x, $d on arm64) alias real ones, and
-		 * the kernel's own lookup skips them too.
+		 * Absolute symbols (per-CPU variables on x86_64 before 6.15,
+		 * and the like) are not code: kept aside for @SYM, never an
+		 * address's name.  ELF mapping symbols ($x, $d on arm64) alias
+		 * real ones, and the kernel's own lookup skips them too.
 		 */
-		if (s.type == 'a' || s.type == 'A' || s.name[0] == '$')
+		if (s.name[0] == '$')
 			continue;
+		if (s.type == 'a' || s.type == 'A') {
+			if (keep_abs(k, &s, &abs_cap))
+				goto nomem;
+			continue;
+		}
 		if (n == cap) {
 			struct kp_sym *m;
 
@@ -207,6 +229,7 @@ void kp_ksyms_free(struct kp_ksyms *k)
 {
 	free(k->text);
 	free(k->syms);
+	free(k->abs);
 	if (k->names)
 		free(k->names->by_name);
 	free(k->names);
@@ -448,6 +471,7 @@ int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 {
 	const struct kp_sym *s, *any = NULL;
 	struct kp_named it;
+	size_t n;
 
 	if (kp_ksyms_zeroed(k))
 		return -EPERM;
@@ -460,8 +484,16 @@ int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		if (!mod && !any)
 			any = s;
 	}
-	if (!any)
-		return -ENOENT;
-	*addr = any->addr;
-	return 0;
+	if (any) {
+		*addr = any->addr;
+		return 0;
+	}
+	/* An absolute symbol: this_cpu_read(@cpu_number) on 6.1's x86_64. */
+	for (n = 0; !mod && n < k->nabs; n++) {
+		if (!strcmp(k->abs[n].name, name) && !k->abs[n].mod) {
+			*addr = k->abs[n].addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

@@ -40,6 +40,8 @@ struct kp_ksyms {
 	size_t text_len;	/* without the NUL */
 	struct kp_sym *syms;	/* by address, file order among equal addresses */
 	size_t nsyms;
+	struct kp_sym *abs;	/* absolute symbols ('A'): found by name only */
+	size_t nabs;
 	/* by name, then by address: built on first use (kp_ksyms_by_name) */
 	struct kp_ksyms_names *names;
 	bool zeroed;

@@ -5,7 +5,8 @@
 
 #include <stdbool.h>
 
-struct fx_qstr {
+/* Named as the kernel's (also $current's task_struct, %pd's dentry, %pD's file). */
+struct qstr {
 	union {
 		struct {
 			unsigned int hash;
@@ -19,7 +20,7 @@ struct fx_qstr {
 struct fx_dentry {
 	unsigned int d_flags;
 	struct fx_dentry *d_parent;
-	struct fx_qstr d_name;
+	struct qstr d_name;
 	char d_iname[32];
 };
 
@@ -48,18 +49,6 @@ struct fx_task {
 	enum fx_state state;
 	char comm[16];
 	struct fx_task *parent;
-};
-
-/* Named as the kernel's: $current's task_struct, %pd's dentry, %pD's file. */
-struct qstr {
-	union {
-		struct {
-			unsigned int hash;
-			unsigned int len;
-		};
-		unsigned long long hash_len;
-	};
-	const unsigned char *name;
 };
 
 struct dentry {

@@ -109,11 +109,11 @@ START_TEST(parameters_and_members)
 	snprintf(want, sizeof(want), "+0x%zx($arg1):s64", offsetof(struct fx_file, f_pos));
 	check_arg(d, 0, "arg1", want, "arg1=file->f_pos");
 	snprintf(want, sizeof(want), "+0x%zx(+0x%zx($arg1)):u32",
-		 offsetof(struct fx_dentry, d_name) + offsetof(struct fx_qstr, len),
+		 offsetof(struct fx_dentry, d_name) + offsetof(struct qstr, len),
 		 offsetof(struct fx_file, f_path) + offsetof(struct fx_path, dentry));
 	check_arg(d, 1, "l", want, NULL);
 	snprintf(want, sizeof(want), "+0x0(+0x%zx(+0x%zx($arg1))):string",
-		 offsetof(struct fx_dentry, d_name) + offsetof(struct fx_qstr, name),
+		 offsetof(struct fx_dentry, d_name) + offsetof(struct qstr, name),
 		 offsetof(struct fx_file, f_path) + offsetof(struct fx_path, dentry));
 	check_arg(d, 2, "n", want, NULL);
 	snprintf(want, sizeof(want), "+0x%zx(+0x%zx($arg1)):string",

@@ -89,10 +89,16 @@ static int kpmod_check_load(const struct kpmod_fetch_insn *in, unsigned int site
 			return -EINVAL;
 		}
 		break;
+	case KPMOD_FOP_CURRENT:
+		/* As 7.3's uprobe_events: the kernel's task, not the process'. */
+		if (user) {
+			NL_SET_ERR_MSG(extack, "$current is only for kernel probes");
+			return -EINVAL;
+		}
+		break;
 	case KPMOD_FOP_STACKP:
 	case KPMOD_FOP_IMM:
 	case KPMOD_FOP_COMM:
-	case KPMOD_FOP_CURRENT:
 		break;
 	default:
 		NL_SET_ERR_MSG(extack, "fetch program must start with a load");

@@ -387,7 +387,7 @@ START_TEST(typecast_errors)
 	check_err("p fx_vfs_read arg1=(task_struct)(file)^", KP_E_TYPECAST_REQ_FIELD);
 	check_err("p fx_vfs_read arg1=(task_struct^", KP_E_DEREF_OPEN_BRACE);
 	check_err("p fx_vfs_read arg1=(task_struct)^+8file->pid", KP_E_DEREF_NEED_BRACE);
-	/* Only at a function entry or return, as BTF names */
+	/* Only at FUNC+0 or a return, as BTF names (7.3 with IBT also takes +4) */
 	check_err("p fx_vfs_read+4 ^(task_struct)$arg1->pid", KP_E_NOSUP_BTFARG);
 	/* Eight nested forms at most; the ninth's first character */
 	check_err("p fx_vfs_read (a)((b)(+0(+0(+0(+0(+0(+0(^+0(file))))))))->b)->a",

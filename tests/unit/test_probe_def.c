@@ -36,6 +36,11 @@ static int test_resolve(const char *sym, uint64_t *addr, void *ctx)
 		*addr = 0xffffffff81800000ULL;
 		return KP_RESOLVE_MULTI;
 	}
+	/* A per-CPU variable where kallsyms lists it absolute */
+	if (!strcmp(sym, "cpu_number")) {
+		*addr = 0x1f0a8;
+		return KP_RESOLVE_ABS;
+	}
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		if (!strcmp(sym, syms[i].name)) {
 			*addr = syms[i].addr;
@@ -785,6 +790,8 @@ END_TEST
 /* More refusals, with the kernel's positions where it has one. */
 START_TEST(more_errors)
 {
+	const struct kp_probe_def *d;
+
 	/* kretprobe_maxactive.tc, kprobe_args_syntax.tc */
 	check_err("^a:myprobeaccept inet_csk_accept", KP_E_BAD_COMMAND);
 	check_err("r^1000000:myprobeaccept inet_csk_accept", KP_E_MAXACT_TOO_BIG);
@@ -792,6 +799,11 @@ START_TEST(more_errors)
 	check_err("r^0 vfs_read", KP_E_BAD_MAXACT);
 	check_err("r^4097 vfs_read", KP_E_MAXACT_TOO_BIG);
 	check_err("p^foo vfs_read", KP_E_BAD_COMMAND);
+	/* An absolute symbol is an @SYM, never a probe point */
+	d = parse("p vfs_read c=this_cpu_read(@cpu_number):s32");
+	ck_assert_int_eq(d->args[0].insns[0].imm, 0x1f0a8);
+	ck_assert_uint_eq(d->args[0].insns[1].op, KPMOD_FOP_CPU_PTR);
+	check_err("p ^cpu_number", KP_E_BAD_PROBE_ADDR);
 	/* 7.3 takes a '(' for a typecast */
 	check_err("p vfs_read (%ax+10)^", KP_E_TYPECAST_REQ_FIELD);
 	check_err("p vfs_read (%ax)^", KP_E_TYPECAST_REQ_FIELD);

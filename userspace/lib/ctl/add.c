@@ -42,7 +42,7 @@ static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 	if (lk->state < 0)
 		return KP_RESOLVE_UNAVAIL;
 	if (kp_ksyms_addr(k, sym, NULL, addr))
-		return KP_RESOLVE_NONE;
+		return kp_ksyms_abs_addr(k, sym, addr) ? KP_RESOLVE_NONE : KP_RESOLVE_ABS;
 	return kp_ksyms_count_core(k, sym) > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
 }
 

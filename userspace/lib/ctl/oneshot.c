@@ -90,6 +90,19 @@ static int kp_func_defs(const char *cmd, struct kp_btf *kb, const char *spec, ch
 	return 0;
 }
 
+/* Whether @spec can name a function only: no event is called so in any group. */
+static bool kp_names_no_event(const struct kp_probe_list *l, const char *spec)
+{
+	unsigned int i;
+
+	if (strchr(spec, '/'))
+		return false;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->probes[i].desc.event, spec))
+			return false;
+	return true;
+}
+
 /* Adds @p's name to @v unless there. */
 static int kp_names_push(struct kp_event_name **v, unsigned int *n, const char *group,
 			 const char *event)
@@ -240,7 +253,8 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 			continue;
 		}
 		if (how.enable && !kp_is_glob(a->specs[i]) &&
-		    !kp_probe_list_find_name(&l, a->specs[i], &why))
+		    !kp_probe_list_find_name(&l, a->specs[i], &why) &&
+		    kp_names_no_event(&l, a->specs[i]))
 			ret = kp_func_defs(cmd, kp_def_parser_btf(dp), a->specs[i], made + nmades,
 					   &nmade);
 		for (j = 0; j < nmade; j++)

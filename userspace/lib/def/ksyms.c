@@ -471,7 +471,6 @@ int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 {
 	const struct kp_sym *s, *any = NULL;
 	struct kp_named it;
-	size_t n;
 
 	if (kp_ksyms_zeroed(k))
 		return -EPERM;
@@ -484,12 +483,17 @@ int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		if (!mod && !any)
 			any = s;
 	}
-	if (any) {
-		*addr = any->addr;
-		return 0;
-	}
-	/* An absolute symbol: this_cpu_read(@cpu_number) on 6.1's x86_64. */
-	for (n = 0; !mod && n < k->nabs; n++) {
+	if (!any)
+		return -ENOENT;
+	*addr = any->addr;
+	return 0;
+}
+
+int kp_ksyms_abs_addr(const struct kp_ksyms *k, const char *name, uint64_t *addr)
+{
+	size_t n;
+
+	for (n = 0; n < k->nabs; n++) {
 		if (!strcmp(k->abs[n].name, name) && !k->abs[n].mod) {
 			*addr = k->abs[n].addr;
 			return 0;

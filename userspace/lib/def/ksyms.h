@@ -104,5 +104,10 @@ int kp_ksyms_snprint_name(const struct kp_ksyms *k, uint64_t addr, char *buf, si
  */
 int kp_ksyms_addr(const struct kp_ksyms *k, const char *name, const char *mod,
 		  uint64_t *addr);
+/*
+ * An absolute symbol's value by @name (a per-CPU variable's offset on
+ * x86_64 before 6.15): 0, or -ENOENT.  Never a probe point.
+ */
+int kp_ksyms_abs_addr(const struct kp_ksyms *k, const char *name, uint64_t *addr);
 
 #endif

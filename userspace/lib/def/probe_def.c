@@ -344,7 +344,7 @@ static int resolve_sym(struct pctx *pc, const char *text, int offs,
 	if (o && k_strtoll(o, 0, &off))
 		return ERR(pc, BAD_SYM_OFFS, offs + (int)len);
 	r = pc->resolve ? pc->resolve(name, &a, pc->rctx) : KP_RESOLVE_NONE;
-	if (r != KP_RESOLVE_OK && r != KP_RESOLVE_MULTI)
+	if (r != KP_RESOLVE_OK && r != KP_RESOLVE_MULTI && r != KP_RESOLVE_ABS)
 		return kp_parse_set_err(pc->err, KP_E_UNKNOWN_SYMBOL,
 			       pc->base + (size_t)offs, "Unknown symbol: %s",
 			       name);

@@ -68,12 +68,14 @@ struct kp_probe_def {
  * the address of @sym and returns KP_RESOLVE_OK, KP_RESOLVE_MULTI (found
  * more than once, @addr is the first), KP_RESOLVE_NONE, or
  * KP_RESOLVE_UNAVAIL (no symbol table: as with no resolver, the probed
- * symbol is left to the module and @SYM is refused).
+ * symbol is left to the module and @SYM is refused), or KP_RESOLVE_ABS
+ * (an absolute symbol, a per-CPU variable: an @SYM, never a probe point).
  */
 #define KP_RESOLVE_OK		0
 #define KP_RESOLVE_NONE		(-1)
 #define KP_RESOLVE_MULTI	1
 #define KP_RESOLVE_UNAVAIL	2
+#define KP_RESOLVE_ABS		3
 typedef int (*kp_resolve_fn)(const char *sym, uint64_t *addr, void *ctx);
 
 enum kp_def_op { KP_DEF_ADD, KP_DEF_DEL };

@@ -435,23 +435,16 @@ static int parse_typecast(struct pctx *pc, char *arg, struct kinsn **pcode,
 }
 
 /*
- * this_cpu_ptr(FETCHARG), this CPU's copy of the per-CPU variable at
- * FETCHARG's value (@SYM: at SYM's address, not its value), and
- * this_cpu_read(FETCHARG), the same read: +0(this_cpu_ptr(FETCHARG)).
+ * The FETCHARG of a dereference or this_cpu_*() at @arg (@offs), up to
+ * its last ')', then the step @op (@imm) on its value; this_cpu_ptr(@SYM)
+ * takes SYM's own dereference for its step: SYM's address, not its value.
  */
-static int parse_this_cpu(struct pctx *pc, char *arg, struct kinsn **pcode,
-			  struct kinsn *end, int offs)
+static int parse_deref_body(struct pctx *pc, char *arg, struct kinsn **pcode,
+			    struct kinsn *end, int offs, int op, int64_t imm)
 {
-	bool is_read = !strncmp(arg, THIS_CPU_READ, strlen(THIS_CPU_READ));
-	size_t skip = strlen(is_read ? THIS_CPU_READ : THIS_CPU_PTR);
 	struct kinsn *code = *pcode;
-	char *close;
+	char *close = strrchr(arg, ')');
 
-	if (pc->user)
-		return ERR(pc, NOSUP_PERCPU, offs);
-	arg += skip;
-	offs += (int)skip;
-	close = strrchr(arg, ')');
 	if (!close)
 		return ERR(pc, DEREF_OPEN_BRACE, offs + (int)strlen(arg));
 	if (close[1] != '\0')
@@ -461,20 +454,42 @@ static int parse_this_cpu(struct pctx *pc, char *arg, struct kinsn **pcode,
 		return -1;
 	if (code->op == I_COMM || code->op == I_DATA)
 		return ERR(pc, COMM_CANT_DEREF, offs);
-	/* @SYM's (and @ADDR's) dereference becomes the per-CPU step. */
-	if (arg[0] != '@' && ++code == end)
+	if (!(op == I_CPU_PTR && arg[0] == '@') && ++code == end)
 		return ERR(pc, TOO_MANY_OPS, offs);
-	code->op = I_CPU_PTR;
-	code->imm = 0;
+	*pcode = code;
+	code->op = op;
+	code->imm = imm;
+	/* What a name inside was is not what is read: no BTF type. */
+	pc->btf.last_type = NULL;
+	return 0;
+}
+
+/*
+ * this_cpu_ptr(FETCHARG), this CPU's copy of the per-CPU variable at
+ * FETCHARG's value (@SYM: at SYM's address, not its value), and
+ * this_cpu_read(FETCHARG), the same read: +0(this_cpu_ptr(FETCHARG)).
+ */
+static int parse_this_cpu(struct pctx *pc, char *arg, struct kinsn **pcode,
+			  struct kinsn *end, int offs)
+{
+	bool is_read = !strncmp(arg, THIS_CPU_READ, strlen(THIS_CPU_READ));
+	size_t skip = strlen(is_read ? THIS_CPU_READ : THIS_CPU_PTR);
+	struct kinsn *code;
+
+	if (pc->user)
+		return ERR(pc, NOSUP_PERCPU, offs);
+	arg += skip;
+	offs += (int)skip;
+	if (parse_deref_body(pc, arg, pcode, end, offs, I_CPU_PTR, 0))
+		return -1;
 	if (is_read) {
-		if (++code == end)
+		code = *pcode + 1;
+		if (code == end)
 			return ERR(pc, TOO_MANY_OPS, offs);
 		code->op = I_DEREF;
 		code->imm = 0;
+		*pcode = code;
 	}
-	*pcode = code;
-	/* What a name inside was is not what is read: no BTF type. */
-	pc->btf.last_type = NULL;
 	return 0;
 }
 
@@ -559,26 +574,8 @@ static int parse_fetch(struct pctx *pc, char *arg, struct kinsn **pcode,
 		if (k_strtoll(arg[0] == '-' ? numbuf : numbuf + 1, 0, &offset))
 			return ERR(pc, BAD_DEREF_OFFS, offs);
 		ioffs = offs + (int)(close + 1 - arg);
-		arg = close + 1;
-		close = strrchr(arg, ')');
-		if (!close)
-			return ERR(pc, DEREF_OPEN_BRACE, ioffs + (int)strlen(arg));
-		if (close[1] != '\0')
-			return ERR(pc, DEREF_SUFFIX, ioffs + (int)(close + 1 - arg));
-		*close = '\0';
-		ret = parse_fetch(pc, arg, &code, end, ioffs);
-		if (ret)
-			return ret;
-		if (code->op == I_COMM || code->op == I_DATA)
-			return ERR(pc, COMM_CANT_DEREF, ioffs);
-		if (++code == end)
-			return ERR(pc, TOO_MANY_OPS, ioffs);
-		*pcode = code;
-		code->op = user ? I_UDEREF : I_DEREF;
-		code->imm = offset;
-		/* What a name inside was is not what is read: no BTF type. */
-		pc->btf.last_type = NULL;
-		return 0;
+		return parse_deref_body(pc, close + 1, pcode, end, ioffs,
+					user ? I_UDEREF : I_DEREF, offset);
 
 	case '\\':
 		if (arg[1] == '"') {

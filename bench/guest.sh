@@ -11,7 +11,7 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,lat,cpus
+# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,lat,one,cpus
 # (the default: hit,hist,drain,scale).
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
@@ -460,6 +460,57 @@ if part lat; then
 		touch /tmp/lat.stop
 		wait $lp
 	done
+fi
+# One probe, one command: each step on one probe, by kpmod (a command: a
+# process) and through kprobe_events (a shell's write: no process), ms of
+# guest time, the median of KPMOD_BENCH_ONE rounds; the timer's own cost
+# (an empty bracket) taken off both.  And a one-shot `kpmod trace DEF --
+# true` against kprobe_events' add, enable, disable and delete together.
+# kprobe_events' event is named as kpmod's: the same definition text.
+if part one; then
+	ONE=${KPMOD_BENCH_ONE:-20}
+	DEF='p:cp/w vfs_write+9'
+	: >/tmp/one.raw
+	# step NAME CMD...: one timed run of CMD, appended to /tmp/one.raw.
+	step() {
+		_n=$1
+		shift
+		t0=$(kpmod-work now)
+		"$@" || fail "one: $_n failed"
+		t1=$(kpmod-work now)
+		echo "$_n $(((t1 - t0) / 1000))" >>/tmp/one.raw
+	}
+	kpe_write() { echo "$1" >>"$2"; }
+	i=0
+	while [ $i -lt "$ONE" ]; do
+		step none true
+		step kpmod_status kpmod status >/dev/null
+		step kpmod_add kpmod add "$DEF"
+		step kpmod_enable kpmod enable cp/w
+		step kpmod_disable kpmod disable cp/w
+		step kpmod_del kpmod del cp/w
+		step kpe_add kpe_write "$DEF" "$T/kprobe_events"
+		step kpe_enable kpe_write 1 "$T/events/cp/w/enable"
+		step kpe_disable kpe_write 0 "$T/events/cp/w/enable"
+		step kpe_del kpe_write "-:cp/w" "$T/kprobe_events"
+		step kpmod_trace kpmod trace "$DEF" -- true >/dev/null 2>&1
+		i=$((i + 1))
+	done
+	settle
+	sort -k1,1 -k2,2n /tmp/one.raw | awk '
+		{ v[$1, ++n[$1]] = $2 }
+		END {
+			for (k in n) med[k] = v[k, int((n[k] + 1) / 2)]
+			z = med["none"]
+			for (k in n) m[k] = (med[k] - z) / 1000
+			split("add enable disable del", st, " ")
+			for (j = 1; j <= 4; j++)
+				printf "BENCH|one|%s|%.1f|%.1f|%.2f\n", st[j], m["kpmod_" st[j]], m["kpe_" st[j]],
+					m["kpmod_" st[j]] / m["kpe_" st[j]]
+			all = m["kpe_add"] + m["kpe_enable"] + m["kpe_disable"] + m["kpe_del"]
+			printf "BENCH|one|trace DEF -- true (kprobe_events: the four steps)|%.1f|%.1f|%.2f\n", m["kpmod_trace"], all, m["kpmod_trace"] / all
+			printf "BENCH|one|status (a kpmod command\x27s floor)|%.1f|—|—\n", m["kpmod_status"]
+		}'
 fi
 # CPUs: the per-call cost of one probe while 1, 2 and 4 CPUs call the
 # function at once, each its own process pinned to its CPU (tests/vm/run

@@ -33,8 +33,11 @@ static int fuzz_resolve(const char *sym, uint64_t *addr, void *ctx)
 		{ "dup_sym", 0xffffffff81800000ULL, KP_RESOLVE_MULTI },
 	};
 	int mode = *(const int *)ctx;
+	uint64_t unused;
 	size_t i;
 
+	if (!addr)	/* a probe point: only whether it is one symbol */
+		addr = &unused;
 	if (!strncmp(sym, "fx_", 3)) {
 		*addr = 0xffffffff81500000ULL;
 		return KP_RESOLVE_OK;

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "ksyms.h"
+#include "ksyms_dups.h"
 #include "suites.h"
 
 static const char kallsyms[] =
@@ -267,6 +271,78 @@ START_TEST(proc_kallsyms_round_trips)
 }
 END_TEST
 
+/* What an add needs of kallsyms, kept per boot: written, read back, refused when not to be trusted. */
+START_TEST(dups_kept_per_boot)
+{
+	char dir[] = "/tmp/kpmod-dups-XXXXXX", path[64], text[512];
+	struct kp_ksyms_dups d;
+	struct kp_ksyms k;
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sub/ksyms-dups", dir);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_load_buf(&k, kallsyms, strlen(kallsyms)), 0);
+	ck_assert_int_eq(kp_ksyms_dups_save(&k, path), 0);
+	kp_ksyms_free(&k);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), 0);
+	/* Twice in the core kernel; once there and once in a module is one. */
+	ck_assert(kp_ksyms_dups_multi(&d, "twice"));
+	ck_assert(!kp_ksyms_dups_multi(&d, "dup"));
+	ck_assert(!kp_ksyms_dups_multi(&d, "do_sys_openat2"));
+	ck_assert(!kp_ksyms_dups_multi(&d, "no_such_symbol"));
+	ck_assert(kp_ksyms_dups_abs(&d, "cpu_number"));
+	ck_assert(kp_ksyms_dups_abs(&d, "fixed_percpu_data"));
+	ck_assert(!kp_ksyms_dups_abs(&d, "twice"));
+	ck_assert_uint_eq(d.nmulti, 1);
+	ck_assert_uint_eq(d.nabs, 2);
+	kp_ksyms_dups_free(&d);
+
+	/* Another boot's: its first line names that boot. */
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	text[strlen("kpmod-ksyms-dups 1 ")] ^= 1;
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -ESTALE);
+	text[strlen("kpmod-ksyms-dups 1 ")] ^= 1;
+
+	/* A line of neither kind. */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite(text, 1, strchr(text, '\n') + 1 - text, f);
+	fputs("X twice\n", f);
+	fclose(f);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
+
+	/* Anyone may write it, or the folder it is in: not trusted. */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), 0);
+	kp_ksyms_dups_free(&d);
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EPERM);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	snprintf(text, sizeof(text), "%s/sub", dir);
+	ck_assert_int_eq(chmod(text, 0777), 0);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EPERM);
+
+	unlink(path);
+	rmdir(text);
+	rmdir(dir);
+}
+END_TEST
+
 KP_SUITE(ksyms_suite)
 static Suite *ksyms_suite(void)
 {
@@ -281,6 +357,7 @@ static Suite *ksyms_suite(void)
 	tcase_add_test(tc, near_names_for_hints);
 	tcase_add_test(tc, zeroed_kallsyms_degrade_to_hex);
 	tcase_add_test(tc, proc_kallsyms_round_trips);
+	tcase_add_test(tc, dups_kept_per_boot);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

@@ -768,7 +768,8 @@ int kp_cmd_apply(int argc, char **argv)
 	ret = kp_session_open("apply", &a.nl, &a.st);
 	if (ret)
 		return ret;
-	ret = kp_def_parser_for_module("apply", &a.st, btf, &dp);
+	/* Every name checked before anything changes: apply removes and redefines first. */
+	ret = kp_def_parser_for_module("apply", &a.st, btf, KP_SYMS_KALLSYMS, &dp);
 	if (ret)
 		goto out;
 	a.arch = kp_def_parser_arch(dp);

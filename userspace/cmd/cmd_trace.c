@@ -234,6 +234,8 @@ static bool kp_flush(struct kp_merge *m, struct kp_recq *q, struct kp_live *lv,
 	while (kp_merge_peek(m, &rec, &src) > 0 && rec->ts_ns <= cut) {
 		if (limit && em->events >= limit)
 			return true;
+		if (!em->ks)
+			em->ks = kp_live_ksyms(lv);
 		kp_emit_record(em, rec, lv->rings[src].cpu, kp_recq_lost_before(&q[src]));
 		kp_merge_next(m);
 	}
@@ -247,7 +249,7 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 	struct kp_recq *q = calloc(lv->nrings ? lv->nrings : 1, sizeof(*q));
 	struct kp_merge_src *src = calloc(lv->nrings ? lv->nrings : 1, sizeof(*src));
 	struct kp_emit em = { .out = out, .json = o->json, .probes = lv->probes,
-			      .nprobes = lv->nprobes, .ks = lv->ks.nsyms ? &lv->ks : NULL };
+			      .nprobes = lv->nprobes };
 	uint64_t deadline = o->duration ? kp_now_ns() + o->duration * 1e9 : 0;
 	struct kp_merge m;
 	unsigned int i;

@@ -16,29 +16,55 @@
 #include "filter_probe.h"
 #include "kbtf.h"
 #include "ksyms.h"
+#include "ksyms_dups.h"
 #include "probe_nl.h"
 
 /*
- * kallsyms, read on the first lookup only: reading it costs the kernel
- * formatting every symbol, and a deletion or a definition refused for its
- * syntax needs none.
+ * kallsyms, read on the first lookup that needs it: reading it costs the
+ * kernel formatting every symbol, and a deletion, a definition refused
+ * for its syntax, or a probe on SYM+OFFS needs none (ksyms_dups.h).
  */
 struct kp_lazy_ksyms {
 	struct kp_ksyms ks;
 	int state;		/* 0: not read yet, 1: read, -1: unavailable */
+	struct kp_ksyms_dups dups;
+	int dups_state;		/* 0: not looked for, 1: loaded, -1: none this boot */
+	bool keep;		/* writes the kept names when it reads kallsyms */
 };
 
-/* The parser's resolver: kallsyms, with the kernel's uniqueness check. */
+/* This boot's kept names (ksyms_dups.h), looked for once: true if there. */
+static bool kp_lazy_dups(struct kp_lazy_ksyms *lk)
+{
+	if (!lk->dups_state)
+		lk->dups_state = kp_ksyms_dups_load(&lk->dups, NULL) ? -1 : 1;
+	return lk->dups_state > 0;
+}
+
+/* Reads kallsyms, and keeps what later adds need of it for this boot. */
+static void kp_lazy_read(struct kp_lazy_ksyms *lk)
+{
+	/* Without kallsyms the module still checks the probed symbol. */
+	lk->state = !kp_ksyms_load_file(&lk->ks, NULL) &&
+		    !kp_ksyms_zeroed(&lk->ks) ? 1 : -1;
+	/* Not kept (not root, a read-only /run): the next add reads kallsyms too. */
+	if (lk->state > 0 && lk->keep && !kp_lazy_dups(lk))
+		kp_ksyms_dups_save(&lk->ks, NULL);
+}
+
+/*
+ * The parser's resolver: kallsyms, with the kernel's uniqueness check.
+ * @addr NULL asks about a probe point only.
+ */
 static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 {
 	struct kp_lazy_ksyms *lk = ctx;
 	const struct kp_ksyms *k = &lk->ks;
+	uint64_t unused;
 
-	if (!lk->state) {
-		/* Without kallsyms the module still checks the probed symbol. */
-		lk->state = !kp_ksyms_load_file(&lk->ks, NULL) &&
-			    !kp_ksyms_zeroed(&lk->ks) ? 1 : -1;
-	}
+	if (!addr)
+		addr = &unused;
+	if (!lk->state)
+		kp_lazy_read(lk);
 	if (lk->state < 0)
 		return KP_RESOLVE_UNAVAIL;
 	if (kp_ksyms_addr(k, sym, NULL, addr))
@@ -46,12 +72,30 @@ static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 	return kp_ksyms_count_core(k, sym) > 1 ? KP_RESOLVE_MULTI : KP_RESOLVE_OK;
 }
 
+/*
+ * KP_SYMS_DEFERRED: a probe point is checked against this boot's repeated
+ * and absolute names when they were kept (ksyms_dups.h), its existence
+ * left to the module (kp_add_apply() reads kallsyms if the module
+ * refuses it).
+ */
+static int kp_resolve_deferred(const char *sym, uint64_t *addr, void *ctx)
+{
+	struct kp_lazy_ksyms *lk = ctx;
+
+	if (!addr && lk->state <= 0 && kp_lazy_dups(lk)) {
+		if (kp_ksyms_dups_multi(&lk->dups, sym))
+			return KP_RESOLVE_MULTI;
+		return kp_ksyms_dups_abs(&lk->dups, sym) ? KP_RESOLVE_ABS : KP_RESOLVE_UNAVAIL;
+	}
+	return kp_resolve(sym, addr, ctx);
+}
+
 /* In a dry run a symbol kallsyms cannot tell about is taken as it is. */
 static int kp_resolve_dry(const char *sym, uint64_t *addr, void *ctx)
 {
 	int r = kp_resolve(sym, addr, ctx);
 
-	if (r == KP_RESOLVE_UNAVAIL)
+	if (r == KP_RESOLVE_UNAVAIL && addr)
 		*addr = 0;
 	return r == KP_RESOLVE_UNAVAIL ? KP_RESOLVE_OK : r;
 }
@@ -60,7 +104,8 @@ static int kp_resolve_none(const char *sym, uint64_t *addr, void *ctx)
 {
 	(void)sym;
 	(void)ctx;
-	*addr = 0;
+	if (addr)
+		*addr = 0;
 	return KP_RESOLVE_OK;
 }
 
@@ -122,7 +167,9 @@ static unsigned int kp_pos_of_event(const char *text)
 
 static unsigned int kp_pos_of_symbol(const char *text)
 {
-	const char *p = strpbrk(text, " \t");
+	const char *p = text + strspn(text, " \t");
+
+	p = strpbrk(p, " \t");
 
 	if (!p)
 		return 0;
@@ -300,7 +347,38 @@ int kp_add_filter(const struct kp_def_item *it, const char *filter,
 	return 0;
 }
 
-int kp_add_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *how)
+struct kp_def_parser {
+	const struct kp_arch *arch;
+	kp_resolve_fn resolve;
+	struct kp_lazy_ksyms lk;
+	struct kp_btf *btf;	/* read on the first name that needs it */
+};
+
+/*
+ * The module found no symbol for @it, whose name was not looked up before
+ * it was sent (kp_resolve_deferred()): the error the parser gives with kallsyms
+ * read, as kprobe_events' (BAD_PROBE_ADDR and the nearest names); 0 if
+ * kallsyms cannot tell (the module's error stands).
+ */
+static int kp_recheck_symbol(struct kp_def_parser *dp, const struct kp_def_item *it)
+{
+	struct kp_parse_err pe = { 0 };
+	int r;
+
+	if (dp->resolve != kp_resolve_deferred || dp->lk.state < 0 || kp_def_is_uprobe(&it->def) ||
+	    it->def.has_addr || it->def.module[0])
+		return 0;
+	r = kp_resolve(it->def.symbol, NULL, &dp->lk);
+	if (r == KP_RESOLVE_OK || r == KP_RESOLVE_UNAVAIL)
+		return 0;
+	kp_parse_set_err(&pe, r == KP_RESOLVE_MULTI ? KP_E_NON_UNIQ_SYMBOL : KP_E_BAD_PROBE_ADDR,
+			 kp_pos_of_symbol(it->text), NULL);
+	kp_report_parse_err(it, &pe, &dp->lk);
+	return KP_EXIT_DEF_BASE + pe.code;
+}
+
+int kp_add_apply(struct kp_nl *nl, struct kp_def_parser *dp, struct kp_defs *d,
+		 const struct kp_add_how *how)
 {
 	unsigned int i, j;
 	struct kp_err e;
@@ -320,8 +398,11 @@ int kp_add_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *h
 			if (ret)
 				continue;
 		}
-		if (kp_nl_call(nl, KPMOD_CMD_PROBE_ADD, 0, kp_fill_probe, NULL, &req, &e))
-			ret = kp_report_kernel_error(it->text, &e);
+		if (kp_nl_call(nl, KPMOD_CMD_PROBE_ADD, 0, kp_fill_probe, NULL, &req, &e)) {
+			ret = e.errnum == ENOENT ? kp_recheck_symbol(dp, it) : 0;
+			if (!ret)
+				ret = kp_report_kernel_error(it->text, &e);
+		}
 		kp_filter_code_free(&code);
 	}
 	if (!ret)
@@ -361,7 +442,7 @@ int kp_add_defs(struct kp_nl *nl, struct kp_def_parser *dp, char *const *texts,
 		}
 	}
 	if (!ret)
-		ret = kp_add_apply(nl, &d, how);
+		ret = kp_add_apply(nl, dp, &d, how);
 	*nnames = ret ? 0 : d.n;
 	for (i = 0; i < d.n && !ret; i++) {
 		snprintf(names[i].group, sizeof(names[i].group), "%s", d.items[i].def.group);
@@ -371,13 +452,6 @@ int kp_add_defs(struct kp_nl *nl, struct kp_def_parser *dp, char *const *texts,
 	return ret;
 }
 
-struct kp_def_parser {
-	const struct kp_arch *arch;
-	kp_resolve_fn resolve;
-	struct kp_lazy_ksyms lk;
-	struct kp_btf *btf;	/* read on the first name that needs it */
-};
-
 struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_check check,
 				       const char *btf)
 {
@@ -385,6 +459,7 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 		[KP_SYMS_KALLSYMS] = kp_resolve,
 		[KP_SYMS_IF_READABLE] = kp_resolve_dry,
 		[KP_SYMS_NONE] = kp_resolve_none,
+		[KP_SYMS_DEFERRED] = kp_resolve_deferred,
 	};
 	struct kp_def_parser *dp = calloc(1, sizeof(*dp));
 	const char *env = getenv(KP_BTF_ENV);
@@ -393,6 +468,8 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 		return NULL;
 	dp->arch = arch;
 	dp->resolve = resolvers[check];
+	/* What kallsyms tells adds is kept where adds are made, not on a build host. */
+	dp->lk.keep = check == KP_SYMS_KALLSYMS || check == KP_SYMS_DEFERRED;
 	/* This machine's BTF describes this machine's arch only. */
 	if (!btf && arch != kp_arch_native())
 		btf = env && *env ? env : KP_BTF_NONE;
@@ -433,7 +510,7 @@ struct kp_btf *kp_def_parser_btf(struct kp_def_parser *dp)
 }
 
 int kp_def_parser_for_module(const char *cmd, const struct kp_status *st, const char *btf,
-			     struct kp_def_parser **dp)
+			     enum kp_sym_check check, struct kp_def_parser **dp)
 {
 	const struct kp_arch *arch = kp_arch_by_name(st->arch);
 
@@ -442,7 +519,7 @@ int kp_def_parser_for_module(const char *cmd, const struct kp_status *st, const 
 		kp_msg(cmd, "the module runs on '%s', which this CLI does not know\n", st->arch);
 		return KP_EXIT_MISMATCH;
 	}
-	*dp = kp_def_parser_new(arch, KP_SYMS_KALLSYMS, btf);
+	*dp = kp_def_parser_new(arch, check, btf);
 	if (!*dp) {
 		kp_msg(cmd, "out of memory\n");
 		return KP_EXIT_ERROR;
@@ -476,6 +553,7 @@ void kp_def_parser_free(struct kp_def_parser *dp)
 	if (!dp)
 		return;
 	kp_ksyms_free(&dp->lk.ks);
+	kp_ksyms_dups_free(&dp->lk.dups);
 	kp_btf_free(dp->btf);
 	free(dp);
 }

@@ -65,6 +65,14 @@ enum kp_sym_check {
 	KP_SYMS_KALLSYMS,	/* kallsyms; unreadable: left to the module */
 	KP_SYMS_IF_READABLE,	/* kallsyms if readable, else taken as they are */
 	KP_SYMS_NONE,		/* not checked (another machine's definitions) */
+	/*
+	 * As KP_SYMS_KALLSYMS, but a probe point is checked against this
+	 * boot's kept names (ksyms_dups.h) and its existence left to the
+	 * module, kallsyms read only if it refuses: for a request that only
+	 * adds, and enables at most one probe, so that a refusal undoes all
+	 * it did and no reader saw any of it.
+	 */
+	KP_SYMS_DEFERRED,
 };
 /*
  * Names are looked up in @btf's BTF (--btf: a file, a directory as
@@ -75,11 +83,12 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 				       const char *btf);
 /*
  * The parser for what the module says it runs on (@st's arch), symbols
- * checked against kallsyms: 0 and *@dp, or the exit code of the error
- * said (as @cmd: an arch this CLI does not know, out of memory).
+ * checked as @check says (KP_SYMS_KALLSYMS or KP_SYMS_DEFERRED): 0 and
+ * *@dp, or the exit code of the error said (as @cmd: an arch this CLI
+ * does not know, out of memory).
  */
 int kp_def_parser_for_module(const char *cmd, const struct kp_status *st, const char *btf,
-			     struct kp_def_parser **dp);
+			     enum kp_sym_check check, struct kp_def_parser **dp);
 /* 0, or the exit code of the error reported. */
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
 			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def);
@@ -102,7 +111,11 @@ void kp_def_say_compiled(FILE *out, const char *src, unsigned int line,
  */
 int kp_add_filter(const struct kp_def_item *it, const char *filter,
 		  struct kp_filter_code *code);
-/* Adds (and deletes) the parsed definitions of @d, in order, all or none. */
-int kp_add_apply(struct kp_nl *nl, struct kp_defs *d, const struct kp_add_how *how);
+/*
+ * Adds (and deletes) the definitions of @d, parsed by @dp, in order, all
+ * or none.
+ */
+int kp_add_apply(struct kp_nl *nl, struct kp_def_parser *dp, struct kp_defs *d,
+		 const struct kp_add_how *how);
 
 #endif

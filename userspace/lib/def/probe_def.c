@@ -1234,9 +1234,7 @@ static int parse_add(struct pctx *pc, struct word *w, size_t nw,
 			return ERR(pc, SYMBOL_TOO_LONG, 0);
 		strcpy(def->symbol, tmp);
 		if (!colon && pc->resolve) {
-			uint64_t a;
-
-			n = pc->resolve(def->symbol, &a, pc->rctx);
+			n = pc->resolve(def->symbol, NULL, pc->rctx);
 			if (n == KP_RESOLVE_MULTI)
 				return ERR(pc, NON_UNIQ_SYMBOL, 0);
 			if (n != KP_RESOLVE_OK && n != KP_RESOLVE_UNAVAIL)

@@ -70,6 +70,8 @@ struct kp_probe_def {
  * KP_RESOLVE_UNAVAIL (no symbol table: as with no resolver, the probed
  * symbol is left to the module and @SYM is refused), or KP_RESOLVE_ABS
  * (an absolute symbol, a per-CPU variable: an @SYM, never a probe point).
+ * @addr NULL: the probed SYM, whose address is not needed: only whether
+ * it is one symbol (KP_RESOLVE_UNAVAIL: left to the module).
  */
 #define KP_RESOLVE_OK		0
 #define KP_RESOLVE_NONE		(-1)

@@ -144,11 +144,8 @@ int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 	}
 	lv->nprobes = l.n;
 	kp_probe_list_free(&l);
-	/* Without root or kallsyms, addresses print as hex. */
-	if (symbolize && (kp_ksyms_load_file(&lv->ks, NULL) || kp_ksyms_zeroed(&lv->ks))) {
-		kp_ksyms_free(&lv->ks);
-		memset(&lv->ks, 0, sizeof(lv->ks));
-	}
+	/* kallsyms when the first event needs it (kp_live_ksyms()). */
+	lv->ks_state = symbolize ? 0 : -1;
 	ret = kp_live_attach(lv, open_ring);
 	if (ret)
 		goto fail;
@@ -156,6 +153,20 @@ int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 fail:
 	kp_live_close(lv);
 	return ret;
+}
+
+const struct kp_ksyms *kp_live_ksyms(struct kp_live *lv)
+{
+	if (!lv->ks_state) {
+		/* Without root or kallsyms, addresses print as hex. */
+		lv->ks_state = !kp_ksyms_load_file(&lv->ks, NULL) &&
+			       !kp_ksyms_zeroed(&lv->ks) ? 1 : -1;
+		if (lv->ks_state < 0) {
+			kp_ksyms_free(&lv->ks);
+			memset(&lv->ks, 0, sizeof(lv->ks));
+		}
+	}
+	return lv->ks_state > 0 ? &lv->ks : NULL;
 }
 
 void kp_live_close(struct kp_live *lv)

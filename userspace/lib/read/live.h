@@ -19,7 +19,8 @@ struct kp_live {
 	struct kp_probe_desc *probes;
 	size_t nprobes;
 	unsigned int nenabled;		/* of the probes, when listed */
-	struct kp_ksyms ks;
+	struct kp_ksyms ks;		/* kp_live_ksyms() */
+	int ks_state;			/* 0: not read yet, 1: read, -1: none */
 	struct kp_ring *rings;		/* one per CPU that has a ring */
 	unsigned int nrings;
 	struct kp_ring_counts *at_attach; /* per ring: counters when attached */
@@ -35,11 +36,20 @@ typedef int (*kp_ring_open_fn)(struct kp_ring *r, const char *dev, unsigned int 
  */
 int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring);
 
-/* Connects, lists the probes, maps every ring and, if @symbolize, loads kallsyms. */
+/*
+ * Connects, lists the probes and maps every ring; with @symbolize,
+ * kp_live_ksyms() reads kallsyms.
+ */
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize);
 /* The same with another kind of ring: kp_ring_open_snapshot, say. */
 int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 		       kp_ring_open_fn open_ring);
+/*
+ * kallsyms, read on the first call (an event to print): a run that
+ * prints none never costs the kernel formatting it.  NULL without
+ * @symbolize, root or kallsyms: addresses then print as hex.
+ */
+const struct kp_ksyms *kp_live_ksyms(struct kp_live *lv);
 void kp_live_close(struct kp_live *lv);
 /* Consumes what the rings hold from before @t0 (kp_now_ns()): a run's reader starts there. */
 void kp_live_discard_before(struct kp_live *lv, uint64_t t0);

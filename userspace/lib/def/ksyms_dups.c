@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core kernel's repeated and absolute symbol names, kept per boot
+ * (ksyms_dups.h).  The file:
+ *
+ *   kpmod-ksyms-dups 1 BOOT_ID
+ *   M NAME        (one line per name the core kernel has more than once)
+ *   A NAME        (one line per absolute symbol)
+ *
+ * each kind sorted by strcmp(), so a lookup is a binary search.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ksyms_dups.h"
+
+#define KP_DUPS_MAGIC "kpmod-ksyms-dups 1 "
+#define KP_BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
+#define KP_BOOT_ID_LEN 36
+/* A kernel has hundreds; more means the file is not ours. */
+#define KP_DUPS_MAX_BYTES (4u << 20)
+
+static int kp_boot_id(char id[KP_BOOT_ID_LEN + 1])
+{
+	FILE *f = fopen(KP_BOOT_ID_PATH, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(id, 1, KP_BOOT_ID_LEN, f);
+	fclose(f);
+	if (n != KP_BOOT_ID_LEN)
+		return -EIO;
+	id[KP_BOOT_ID_LEN] = '\0';
+	return 0;
+}
+
+/* Root's or ours, and nobody else may write it. */
+static bool kp_trusted(const struct stat *st)
+{
+	return (st->st_uid == 0 || st->st_uid == geteuid()) && !(st->st_mode & 022);
+}
+
+static int kp_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool kp_sorted_has(const char **names, size_t n, const char *name)
+{
+	return n && bsearch(&name, names, n, sizeof(*names), kp_cmp_str);
+}
+
+static int kp_dups_read(const char *path, char **text)
+{
+	char dir[256], *slash, *buf;
+	struct stat st, dst;
+	ssize_t got;
+	int fd, ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';	/* "/x" is in "/" */
+	/* Not blocking: something other than a file there is refused, not waited on. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || stat(dir, &dst)) {
+		ret = -errno;
+	} else if (!S_ISREG(st.st_mode) || !kp_trusted(&st) || !kp_trusted(&dst) ||
+		   st.st_size > KP_DUPS_MAX_BYTES) {
+		ret = -EPERM;
+	}
+	buf = ret ? NULL : malloc(st.st_size + 1);
+	if (!ret && !buf)
+		ret = -ENOMEM;
+	if (!ret) {
+		got = read(fd, buf, st.st_size);
+		if (got != st.st_size)
+			ret = got < 0 ? -errno : -EIO;
+	}
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[st.st_size] = '\0';
+	*text = buf;
+	return 0;
+}
+
+int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path)
+{
+	char id[KP_BOOT_ID_LEN + 1], *line, *nl;
+	size_t lines = 0;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = kp_boot_id(id);
+	if (!ret)
+		ret = kp_dups_read(path ? path : KP_KSYMS_DUPS_PATH, &d->text);
+	if (ret)
+		return ret;
+	nl = strchr(d->text, '\n');
+	if (!nl || strncmp(d->text, KP_DUPS_MAGIC, strlen(KP_DUPS_MAGIC)) ||
+	    nl - d->text != (long)(strlen(KP_DUPS_MAGIC) + KP_BOOT_ID_LEN)) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (memcmp(d->text + strlen(KP_DUPS_MAGIC), id, KP_BOOT_ID_LEN)) {
+		ret = -ESTALE;
+		goto fail;
+	}
+	for (line = nl + 1; *line; line++)
+		lines += *line == '\n';
+	d->multi = calloc(lines + 1, sizeof(*d->multi));
+	d->abs = calloc(lines + 1, sizeof(*d->abs));
+	if (!d->multi || !d->abs) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (line = nl + 1; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl || (line[0] != 'M' && line[0] != 'A') || line[1] != ' ' || nl == line + 2) {
+			ret = -EINVAL;
+			goto fail;
+		}
+		*nl = '\0';
+		if (line[0] == 'M')
+			d->multi[d->nmulti++] = line + 2;
+		else
+			d->abs[d->nabs++] = line + 2;
+	}
+	/* Written sorted; sorted again so a bad file can only miss, not loop. */
+	qsort(d->multi, d->nmulti, sizeof(*d->multi), kp_cmp_str);
+	qsort(d->abs, d->nabs, sizeof(*d->abs), kp_cmp_str);
+	return 0;
+fail:
+	kp_ksyms_dups_free(d);
+	return ret;
+}
+
+bool kp_ksyms_dups_multi(const struct kp_ksyms_dups *d, const char *name)
+{
+	return kp_sorted_has(d->multi, d->nmulti, name);
+}
+
+bool kp_ksyms_dups_abs(const struct kp_ksyms_dups *d, const char *name)
+{
+	return kp_sorted_has(d->abs, d->nabs, name);
+}
+
+void kp_ksyms_dups_free(struct kp_ksyms_dups *d)
+{
+	free(d->text);
+	free(d->multi);
+	free(d->abs);
+	memset(d, 0, sizeof(*d));
+}
+
+/* @k's lines into @f: repeated core names (by_name order is strcmp's), then absolute ones. */
+static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *id)
+{
+	struct kp_sym *const *by_name = kp_ksyms_by_name(k);
+	const char **abs;
+	size_t i, j, core;
+	uint64_t addr;
+
+	if (!by_name && k->nsyms)
+		return -ENOMEM;
+	fprintf(f, "%s%s\n", KP_DUPS_MAGIC, id);
+	for (i = 0; i < k->nsyms; i = j) {
+		core = 0;
+		for (j = i; j < k->nsyms && !strcmp(by_name[j]->name, by_name[i]->name); j++)
+			core += !by_name[j]->mod;
+		if (core > 1)
+			fprintf(f, "M %s\n", by_name[i]->name);
+	}
+	abs = calloc(k->nabs + 1, sizeof(*abs));
+	if (!abs)
+		return -ENOMEM;
+	/* As kp_ksyms_addr() first: a name also given to an ordinary symbol is that one. */
+	for (i = j = 0; i < k->nabs; i++)
+		if (!k->abs[i].mod && kp_ksyms_addr(k, k->abs[i].name, NULL, &addr))
+			abs[j++] = k->abs[i].name;
+	qsort(abs, j, sizeof(*abs), kp_cmp_str);
+	for (i = 0; i < j; i++)
+		if (!i || strcmp(abs[i], abs[i - 1]))
+			fprintf(f, "A %s\n", abs[i]);
+	free(abs);
+	return ferror(f) ? -EIO : 0;
+}
+
+int kp_ksyms_dups_save(const struct kp_ksyms *k, const char *path)
+{
+	char id[KP_BOOT_ID_LEN + 1], dir[256], tmp[280], *slash;
+	FILE *f;
+	int fd, ret;
+
+	if (!path)
+		path = KP_KSYMS_DUPS_PATH;
+	ret = kp_boot_id(id);
+	if (ret)
+		return ret;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -errno;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	ret = fchmod(fd, 0644) ? -errno : kp_dups_write(f, k, id);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}

@@ -322,6 +322,13 @@ START_TEST(dups_kept_per_boot)
 	fputs("X twice\n", f);
 	fclose(f);
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
+	/* Out of order: bsearch() could not find its names. */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite(text, 1, strchr(text, '\n') + 1 - text, f);
+	fputs("M twice\nM alpha\n", f);
+	fclose(f);
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
 
 	/* Anyone may write it, or the folder it is in: not trusted. */
 	f = fopen(path, "w");

@@ -85,6 +85,8 @@ if [ -e $T/kprobe_events ] && [ -e $T/error_log ]; then
 		kmsg=$(sed -n 's/.*trace_kprobe: error: //p' $T/error_log)
 		mmsg=$(sed -n 's/^kpmod: error: //p' /tmp/dry.dup)
 		[ "$kmsg" = "$mmsg" ] || fail "kpmod says '$mmsg', the kernel '$kmsg'"
+		[ "$(tail -n 1 $T/error_log)" = "$(sed -n 3p /tmp/dry.dup)" ] ||
+			{ cat $T/error_log; fail "the caret is not where the kernel puts it"; }
 		note "kprobe_events: $kmsg"
 	fi
 	echo >$T/error_log
@@ -92,6 +94,8 @@ if [ -e $T/kprobe_events ] && [ -e $T/error_log ]; then
 	kmsg=$(sed -n 's/.*trace_kprobe: error: //p' $T/error_log)
 	mmsg=$(sed -n 's/^kpmod: error: //p' /tmp/dry.unk)
 	[ -z "$kmsg" ] || [ "$kmsg" = "$mmsg" ] || fail "kpmod says '$mmsg', the kernel '$kmsg'"
+	[ -z "$kmsg" ] || [ "$(tail -n 1 $T/error_log)" = "$(sed -n 3p /tmp/dry.unk)" ] ||
+		{ cat $T/error_log; fail "the caret is not where the kernel puts it"; }
 fi
 expect_rc 0 kpmod del 'nk/*'
 unload_kpmod

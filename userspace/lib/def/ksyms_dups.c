@@ -56,6 +56,16 @@ static bool kp_sorted_has(const char **names, size_t n, const char *name)
 	return n && bsearch(&name, names, n, sizeof(*names), kp_cmp_str);
 }
 
+static bool kp_is_sorted(const char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(names[i - 1], names[i]) > 0)
+			return false;
+	return true;
+}
+
 static int kp_dups_read(const char *path, char **text)
 {
 	char dir[256], *slash, *buf;
@@ -139,9 +149,11 @@ int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path)
 		else
 			d->abs[d->nabs++] = line + 2;
 	}
-	/* Written sorted; sorted again so a bad file can only miss, not loop. */
-	qsort(d->multi, d->nmulti, sizeof(*d->multi), kp_cmp_str);
-	qsort(d->abs, d->nabs, sizeof(*d->abs), kp_cmp_str);
+	/* Written sorted, for bsearch(): a file that is not was not written here. */
+	if (!kp_is_sorted(d->multi, d->nmulti) || !kp_is_sorted(d->abs, d->nabs)) {
+		ret = -EINVAL;
+		goto fail;
+	}
 	return 0;
 fail:
 	kp_ksyms_dups_free(d);

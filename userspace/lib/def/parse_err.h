@@ -26,7 +26,7 @@
 	E(BAD_MAXACT,		"Invalid maxactive number")		\
 	E(MAXACT_TOO_BIG,	"Maxactive is too big (max 4096)")	\
 	E(BAD_PROBE_ADDR,	"Invalid probed address or symbol")	\
-	E(NON_UNIQ_SYMBOL,	"The symbol is not unique; probe its address") \
+	E(NON_UNIQ_SYMBOL,	"The symbol is not unique") \
 	E(BAD_RETPROBE,		"Return probe must be on a function entry") \
 	E(BAD_ADDR_SUFFIX,	"Invalid probed address suffix")	\
 	E(NO_GROUP_NAME,	"Group name is not specified")		\

@@ -271,6 +271,18 @@ START_TEST(proc_kallsyms_round_trips)
 }
 END_TEST
 
+/* Writes @len bytes of @head, then @tail, to @path (mode 644). */
+static void rewrite(const char *path, const char *head, size_t len, const char *tail)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fwrite(head, 1, len, f);
+	fputs(tail, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+}
+
 /* What an add needs of kallsyms, kept per boot: written, read back, refused when not to be trusted. */
 START_TEST(dups_kept_per_boot)
 {
@@ -307,34 +319,17 @@ START_TEST(dups_kept_per_boot)
 	fclose(f);
 	text[n] = '\0';
 	text[strlen("kpmod-ksyms-dups 1 ")] ^= 1;
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	ck_assert_int_eq(chmod(path, 0644), 0);
+	rewrite(path, text, strlen(text), "");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -ESTALE);
 	text[strlen("kpmod-ksyms-dups 1 ")] ^= 1;
-
-	/* A line of neither kind. */
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fwrite(text, 1, strchr(text, '\n') + 1 - text, f);
-	fputs("X twice\n", f);
-	fclose(f);
+	/* A line of neither kind; lines out of order (bsearch() would miss). */
+	rewrite(path, text, strchr(text, '\n') + 1 - text, "X twice\n");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
-	/* Out of order: bsearch() could not find its names. */
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fwrite(text, 1, strchr(text, '\n') + 1 - text, f);
-	fputs("M twice\nM alpha\n", f);
-	fclose(f);
+	rewrite(path, text, strchr(text, '\n') + 1 - text, "M twice\nM alpha\n");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
 
 	/* Anyone may write it, or the folder it is in: not trusted. */
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	rewrite(path, text, strlen(text), "");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), 0);
 	kp_ksyms_dups_free(&d);
 	ck_assert_int_eq(chmod(path, 0666), 0);

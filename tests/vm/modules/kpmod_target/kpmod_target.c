@@ -17,6 +17,9 @@
  *    .../parameters/rcu_hold_expired (a test that waited that long for
  *    its own commands failed).  Keep watchdog_thresh and
  *    rcu_cpu_stall_timeout above that meanwhile: the thread keeps its CPU.
+ *  - Writing N to .../parameters/many calls each of the 1,000 functions
+ *    kpmod_target_f000() ... kpmod_target_f999() N times, each with its
+ *    own number as its argument: kpmod_target_f042(42).
  */
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
@@ -177,6 +180,50 @@ static const struct kernel_param_ops kt_calls_ops = {
 };
 module_param_cb(calls, &kt_calls_ops, NULL, 0400);
 MODULE_PARM_DESC(calls, "per context: CTX CALLS PATCHED");
+
+/*
+ * KT_1000(M): M(000) M(001) ... M(999).  The functions are global (their
+ * names stay in kallsyms) and each returns something of its own, so that
+ * no two have the same body and the compiler cannot fold them into one.
+ */
+#define KT_10(M, p) M(p##0) M(p##1) M(p##2) M(p##3) M(p##4) \
+	M(p##5) M(p##6) M(p##7) M(p##8) M(p##9)
+#define KT_100(M, p) KT_10(M, p##0) KT_10(M, p##1) KT_10(M, p##2) \
+	KT_10(M, p##3) KT_10(M, p##4) KT_10(M, p##5) KT_10(M, p##6) \
+	KT_10(M, p##7) KT_10(M, p##8) KT_10(M, p##9)
+#define KT_1000(M) KT_100(M, 0) KT_100(M, 1) KT_100(M, 2) KT_100(M, 3) \
+	KT_100(M, 4) KT_100(M, 5) KT_100(M, 6) KT_100(M, 7) KT_100(M, 8) \
+	KT_100(M, 9)
+
+#define KT_DEFINE(n)					\
+	int kpmod_target_f##n(int i);			\
+	noinline int kpmod_target_f##n(int i)		\
+	{						\
+		return READ_ONCE(i) + __COUNTER__;	\
+	}
+KT_1000(KT_DEFINE)
+
+#define KT_ENTRY(n) kpmod_target_f##n,
+static int (*const kt_many[])(int) = { KT_1000(KT_ENTRY) };
+
+static int kt_many_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n, i, f;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		for (f = 0; f < ARRAY_SIZE(kt_many); f++)
+			kt_many[f](f);
+	return 0;
+}
+
+static const struct kernel_param_ops kt_many_ops = {
+	.set = kt_many_set,
+};
+module_param_cb(many, &kt_many_ops, NULL, 0200);
+MODULE_PARM_DESC(many, "write N to call each of kpmod_target_f000() ... f999() N times");
 
 /* rcu_hold: the thread, its stop flag, whether it ended by its time limit. */
 static struct task_struct *kt_hold_task;

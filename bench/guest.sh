@@ -16,6 +16,18 @@ REPS=${KPMOD_BENCH_REPS:-7}
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
 
+# timed FILE NAME CMD...: one run of CMD, which must succeed; appends
+# "NAME MICROSECONDS" (guest time) to FILE.
+timed() {
+	_tf=$1
+	_tn=$2
+	shift 2
+	_t0=$(kpmod-work now)
+	"$@" || fail "$_tn failed"
+	_t1=$(kpmod-work now)
+	echo "$_tn $(((_t1 - _t0) / 1000))" >>"$_tf"
+}
+
 # settle [PATTERN]: waits until no kprobe (or none whose line in
 # kprobes/list matches PATTERN) is registered and no function is hooked
 # (ftrace's enabled_functions): a set-up measured while the last one's
@@ -412,22 +424,22 @@ fi
 if part lat; then
 	LAT=${KPMOD_BENCH_LAT:-100}
 	LATCMDS="add enable status list disable del"
+	lat_cmd() {
+		case $1 in
+		add) kpmod add 'p:lat/x vfs_statfs' ;;
+		enable) kpmod enable lat/x ;;
+		status) kpmod status >/dev/null ;;
+		list) kpmod list >/dev/null ;;
+		disable) kpmod disable lat/x ;;
+		del) kpmod del lat/x ;;
+		esac
+	}
 	lat_round() {
 		: >/tmp/lat.raw
 		i=0
 		while [ $i -lt "$LAT" ]; do
 			for c in $LATCMDS; do
-				t0=$(kpmod-work now)
-				case $c in
-				add) kpmod add 'p:lat/x vfs_statfs' ;;
-				enable) kpmod enable lat/x ;;
-				status) kpmod status >/dev/null ;;
-				list) kpmod list >/dev/null ;;
-				disable) kpmod disable lat/x ;;
-				del) kpmod del lat/x ;;
-				esac || fail "lat: kpmod $c failed"
-				t1=$(kpmod-work now)
-				echo "$c $(((t1 - t0) / 1000))" >>/tmp/lat.raw
+				timed /tmp/lat.raw "$c" lat_cmd "$c"
 			done
 			i=$((i + 1))
 		done
@@ -471,15 +483,7 @@ if part one; then
 	ONE=${KPMOD_BENCH_ONE:-20}
 	DEF='p:cp/w vfs_write+9'
 	: >/tmp/one.raw
-	# step NAME CMD...: one timed run of CMD, appended to /tmp/one.raw.
-	step() {
-		_n=$1
-		shift
-		t0=$(kpmod-work now)
-		"$@" || fail "one: $_n failed"
-		t1=$(kpmod-work now)
-		echo "$_n $(((t1 - t0) / 1000))" >>/tmp/one.raw
-	}
+	step() { timed /tmp/one.raw "$@"; }
 	kpe_write() { echo "$1" >>"$2"; }
 	kpe_proc() { sh -c 'echo "$1" >>"$2"' sh "$1" "$2"; }
 	# rounds WHAT: ONE rounds of WHAT, each from a settled system: a probe

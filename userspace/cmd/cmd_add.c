@@ -90,25 +90,6 @@ static int kp_add_dry_run(struct kp_defs *d, const char *arch_name, const char *
 	return ret;
 }
 
-/*
- * A request that only adds, and enables at most one probe, leaves a
- * probe point's existence to the module (KP_SYMS_DEFERRED): if it refuses
- * one, undoing the others restores everything and no reader saw them.
- * One that deletes (a deletion is not undone) or enables several checks
- * every name first.
- */
-static enum kp_sym_check kp_add_check(const struct kp_defs *d, bool enable)
-{
-	unsigned int i;
-
-	if (enable && d->n > 1)
-		return KP_SYMS_KALLSYMS;
-	for (i = 0; i < d->n; i++)
-		if (d->items[i].text[strspn(d->items[i].text, " \t")] == '-')
-			return KP_SYMS_KALLSYMS;
-	return KP_SYMS_DEFERRED;
-}
-
 int kp_cmd_add(int argc, char **argv)
 {
 	struct kp_def_parser *dp = NULL;
@@ -200,7 +181,7 @@ int kp_cmd_add(int argc, char **argv)
 	ret = kp_session_open("add", &nl, &st);
 	if (ret)
 		goto out;
-	ret = kp_def_parser_for_module("add", &st, btf, kp_add_check(&d, enable), &dp);
+	ret = kp_def_parser_for_module("add", &st, btf, KP_SYMS_DEFERRED, &dp);
 	if (ret)
 		goto close;
 	for (i = 0; i < d.n; i++) {

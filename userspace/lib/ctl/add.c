@@ -44,8 +44,7 @@ static bool kp_lazy_dups(struct kp_lazy_ksyms *lk)
 static void kp_lazy_read(struct kp_lazy_ksyms *lk)
 {
 	/* Without kallsyms the module still checks the probed symbol. */
-	lk->state = !kp_ksyms_load_file(&lk->ks, NULL) &&
-		    !kp_ksyms_zeroed(&lk->ks) ? 1 : -1;
+	lk->state = kp_ksyms_load_usable(&lk->ks) ? -1 : 1;
 	/* Not kept (not root, a read-only /run): the next add reads kallsyms too. */
 	if (lk->state > 0 && lk->keep && !kp_lazy_dups(lk))
 		kp_ksyms_dups_save(&lk->ks, NULL);
@@ -349,6 +348,7 @@ int kp_add_filter(const struct kp_def_item *it, const char *filter,
 
 struct kp_def_parser {
 	const struct kp_arch *arch;
+	enum kp_sym_check check;
 	kp_resolve_fn resolve;
 	struct kp_lazy_ksyms lk;
 	struct kp_btf *btf;	/* read on the first name that needs it */
@@ -365,7 +365,7 @@ static int kp_recheck_symbol(struct kp_def_parser *dp, const struct kp_def_item 
 	struct kp_parse_err pe = { 0 };
 	int r;
 
-	if (dp->resolve != kp_resolve_deferred || dp->lk.state < 0 || kp_def_is_uprobe(&it->def) ||
+	if (dp->check != KP_SYMS_DEFERRED || dp->lk.state < 0 || kp_def_is_uprobe(&it->def) ||
 	    it->def.has_addr || it->def.module[0])
 		return 0;
 	r = kp_resolve(it->def.symbol, NULL, &dp->lk);
@@ -377,6 +377,35 @@ static int kp_recheck_symbol(struct kp_def_parser *dp, const struct kp_def_item 
 	return KP_EXIT_DEF_BASE + pe.code;
 }
 
+/*
+ * Whether the probe points a deferred parser left to the module are
+ * checked against kallsyms before anything is sent: when the request
+ * deletes (a deletion is not undone), or enables probes on more than one
+ * symbol (a reader could see events of one a later refusal takes away).
+ * A request that only adds, or enables the probes of one function, is
+ * undone whole if the module refuses a name.
+ */
+static bool kp_add_names_first(const struct kp_defs *d, const struct kp_add_how *how)
+{
+	const struct kp_probe_def *first = NULL;
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct kp_probe_def *def = &d->items[i].def;
+
+		if (d->items[i].op == KP_DEF_DEL)
+			return true;
+		if (!how->enable)
+			continue;
+		if (!first)
+			first = def;
+		else if (strcmp(first->symbol, def->symbol) || strcmp(first->module, def->module) ||
+			 strcmp(first->path, def->path))
+			return true;
+	}
+	return false;
+}
+
 int kp_add_apply(struct kp_nl *nl, struct kp_def_parser *dp, struct kp_defs *d,
 		 const struct kp_add_how *how)
 {
@@ -384,6 +413,12 @@ int kp_add_apply(struct kp_nl *nl, struct kp_def_parser *dp, struct kp_defs *d,
 	struct kp_err e;
 	int ret = 0;
 
+	if (dp->check == KP_SYMS_DEFERRED && kp_add_names_first(d, how))
+		for (i = 0; i < d->n && !ret; i++)
+			if (d->items[i].op == KP_DEF_ADD)
+				ret = kp_recheck_symbol(dp, &d->items[i]);
+	if (ret)
+		return ret;
 	for (i = 0; i < d->n && !ret; i++) {
 		struct kp_def_item *it = &d->items[i];
 		struct kp_filter_code code = { 0 };
@@ -467,6 +502,7 @@ struct kp_def_parser *kp_def_parser_new(const struct kp_arch *arch, enum kp_sym_
 	if (!dp)
 		return NULL;
 	dp->arch = arch;
+	dp->check = check;
 	dp->resolve = resolvers[check];
 	/* What kallsyms tells adds is kept where adds are made, not on a build host. */
 	dp->lk.keep = check == KP_SYMS_KALLSYMS || check == KP_SYMS_DEFERRED;

@@ -68,9 +68,9 @@ enum kp_sym_check {
 	/*
 	 * As KP_SYMS_KALLSYMS, but a probe point is checked against this
 	 * boot's kept names (ksyms_dups.h) and its existence left to the
-	 * module, kallsyms read only if it refuses: for a request that only
-	 * adds, and enables at most one probe, so that a refusal undoes all
-	 * it did and no reader saw any of it.
+	 * module, kallsyms read only if it refuses, or by kp_add_apply()
+	 * before anything is sent when the request deletes or enables
+	 * probes on several symbols.
 	 */
 	KP_SYMS_DEFERRED,
 };

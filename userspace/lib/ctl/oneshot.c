@@ -228,9 +228,7 @@ int kp_oneshot_begin(struct kp_oneshot *os, const char *cmd, const struct kp_one
 	if (ret)
 		return ret;
 	os->connected = true;
-	/* A run enables what it adds: with one probe, a refusal leaves nothing seen. */
-	ret = kp_def_parser_for_module(cmd, &os->st, NULL,
-				       a->nspecs == 1 ? KP_SYMS_DEFERRED : KP_SYMS_KALLSYMS, &dp);
+	ret = kp_def_parser_for_module(cmd, &os->st, NULL, KP_SYMS_DEFERRED, &dp);
 	if (ret)
 		goto out;
 	/* A function name makes two definitions. */

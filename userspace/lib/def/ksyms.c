@@ -259,6 +259,14 @@ bool kp_ksyms_zeroed(const struct kp_ksyms *k)
 	return !k || k->zeroed || !k->nsyms;
 }
 
+int kp_ksyms_load_usable(struct kp_ksyms *k)
+{
+	if (!kp_ksyms_load_file(k, NULL) && !kp_ksyms_zeroed(k))
+		return 0;
+	kp_ksyms_free(k);
+	return -1;
+}
+
 const struct kp_sym *kp_ksyms_lookup(const struct kp_ksyms *k, uint64_t addr,
 				     uint64_t *off, uint64_t *size)
 {

@@ -50,6 +50,11 @@ struct kp_ksyms {
 
 /* Loads @path (NULL: /proc/kallsyms).  Returns 0 or -errno. */
 int kp_ksyms_load_file(struct kp_ksyms *k, const char *path);
+/*
+ * Loads /proc/kallsyms if it has addresses to look up: 0, or -1 with @k
+ * empty (unreadable, or read without root).
+ */
+int kp_ksyms_load_usable(struct kp_ksyms *k);
 
 /*
  * Up to @max names of @k's core kernel symbols whose nm letter is one of

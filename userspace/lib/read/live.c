@@ -159,12 +159,7 @@ const struct kp_ksyms *kp_live_ksyms(struct kp_live *lv)
 {
 	if (!lv->ks_state) {
 		/* Without root or kallsyms, addresses print as hex. */
-		lv->ks_state = !kp_ksyms_load_file(&lv->ks, NULL) &&
-			       !kp_ksyms_zeroed(&lv->ks) ? 1 : -1;
-		if (lv->ks_state < 0) {
-			kp_ksyms_free(&lv->ks);
-			memset(&lv->ks, 0, sizeof(lv->ks));
-		}
+		lv->ks_state = kp_ksyms_load_usable(&lv->ks) ? -1 : 1;
 	}
 	return lv->ks_state > 0 ? &lv->ks : NULL;
 }

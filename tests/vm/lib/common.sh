@@ -14,6 +14,10 @@ CHECK_FULL="6.1/x86_64 6.1/arm64 debug/x86_64"
 CHECK_SMOKE="6.12/x86_64 5.10/x86_64 5.10/arm64 6.12/arm64 7.3/x86_64 7.3/arm64"
 MATRIX_GUESTS="5.10/x86_64 5.10/arm64 6.1/x86_64 6.1/arm64 6.12/x86_64 6.12/arm64 7.3/x86_64 7.3/arm64 6.12-rt/x86_64 6.12-rt/arm64 7.3-rt/x86_64 7.3-rt/arm64 7.3-16k/arm64"
 
+# What tests/vm/debug-kernel needs to build; tests/drivers/deps installs it
+# too, so that build, in the background of make check, never runs apt.
+DEBUG_KERNEL_PKGS="linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev xz-utils dwarves"
+
 # deb_arch x86_64|arm64 -> Debian's architecture name
 deb_arch() {
 	case "$1" in
@@ -29,7 +33,7 @@ closing_counts() {
 	sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$1" | tail -n 1
 }
 
-# need_cmd CMD PACKAGE: installs PACKAGE when CMD is missing and we are root.
+# need_pkgs PACKAGE...: installs the missing ones when we are root, or names them.
 need_pkgs() {
 	local missing=() p
 	for p in "$@"; do

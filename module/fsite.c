@@ -25,7 +25,6 @@
 #include "fsite.h"
 #include "hit.h"
 #include "kpmod.h"
-#include "registry.h"
 
 struct kpmod_fsite_entry {
 	unsigned long ip;
@@ -40,7 +39,11 @@ struct kpmod_fsite_table {
 
 /* Replaced under kpmod_lock; the handler reads it with preemption off. */
 static struct kpmod_fsite_table __rcu *kpmod_fsite_tab;
+/* Every probe armed here once and not forgotten since; kpmod_lock. */
+static LIST_HEAD(kpmod_fsite_probes);
 static bool kpmod_fsite_registered;
+/* The filter may hold addresses nothing wants: made whole at the next commit. */
+static bool kpmod_fsite_dirty;
 static unsigned int kpmod_fsite_batching;
 
 /* The first entry at @ip or after it. */
@@ -60,24 +63,11 @@ static unsigned int notrace kpmod_fsite_lower(const struct kpmod_fsite_table *t,
 	return lo;
 }
 
-/* A hit inside a handler's own calls: missed, as a kprobe counts it. */
-static void notrace kpmod_fsite_missed(unsigned long ip)
-{
-	const struct kpmod_fsite_table *t;
-	unsigned int i;
-
-	preempt_disable_notrace();
-	t = rcu_is_watching() ? rcu_dereference_sched(kpmod_fsite_tab) : NULL;
-	if (t) {
-		for (i = kpmod_fsite_lower(t, ip); i < t->n && t->e[i].ip == ip; i++) {
-			struct kpmod_probe *p = READ_ONCE(t->e[i].p);
-
-			if (p)
-				WRITE_ONCE(p->rp.kp.nmissed, p->rp.kp.nmissed + 1);
-		}
-	}
-	preempt_enable_notrace();
-}
+/*
+ * Set while a handler of this CPU runs: a hit meanwhile, in its own calls
+ * or in an interrupt, is missed, as a kprobe's under kprobe_running().
+ */
+static DEFINE_PER_CPU(unsigned int, kpmod_fsite_depth);
 
 static void notrace kpmod_fsite_handler(unsigned long ip, unsigned long parent_ip,
 					struct ftrace_ops *ops, struct ftrace_regs *fregs)
@@ -85,14 +75,13 @@ static void notrace kpmod_fsite_handler(unsigned long ip, unsigned long parent_i
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	const struct kpmod_fsite_table *t;
 	unsigned long orig_ip;
-	unsigned int i;
+	unsigned int i, first;
 	int bit;
 
+	/* As kprobe_ftrace_handler(): a deeper recursion is not even counted. */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
-		kpmod_fsite_missed(ip);
+	if (bit < 0)
 		return;
-	}
 	/*
 	 * Preemption is off from here (the trylock).  Where RCU does not
 	 * watch (idle, entry) the table may be freed under us: not run.
@@ -102,8 +91,19 @@ static void notrace kpmod_fsite_handler(unsigned long ip, unsigned long parent_i
 	t = rcu_dereference_sched(kpmod_fsite_tab);
 	if (unlikely(!t || !regs))
 		goto out;
+	first = kpmod_fsite_lower(t, ip);
+	if (unlikely(__this_cpu_read(kpmod_fsite_depth))) {
+		for (i = first; i < t->n && t->e[i].ip == ip; i++) {
+			struct kpmod_probe *p = READ_ONCE(t->e[i].p);
+
+			if (p)
+				WRITE_ONCE(p->rp.kp.nmissed, p->rp.kp.nmissed + 1);
+		}
+		goto out;
+	}
+	__this_cpu_inc(kpmod_fsite_depth);
 	orig_ip = instruction_pointer(regs);
-	for (i = kpmod_fsite_lower(t, ip); i < t->n && t->e[i].ip == ip; i++) {
+	for (i = first; i < t->n && t->e[i].ip == ip; i++) {
 		struct kpmod_probe *p = READ_ONCE(t->e[i].p);
 
 		/* Gone with its module: another module may hold the address now. */
@@ -114,12 +114,12 @@ static void notrace kpmod_fsite_handler(unsigned long ip, unsigned long parent_i
 		kpmod_hit_entry(p, regs);
 		instruction_pointer_set(regs, orig_ip);
 	}
+	__this_cpu_dec(kpmod_fsite_depth);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
 
 NOKPROBE_SYMBOL(kpmod_fsite_lower);
-NOKPROBE_SYMBOL(kpmod_fsite_missed);
 NOKPROBE_SYMBOL(kpmod_fsite_handler);
 
 static struct ftrace_ops kpmod_fsite_ops = {
@@ -133,14 +133,17 @@ bool kpmod_fsite_eligible(const struct kpmod_probe *p)
 	       (p->rp.kp.flags & KPROBE_FLAG_FTRACE);
 }
 
-/* By address, then by id: probes of one address run in the order they were added. */
+/*
+ * By address, then newest first: the order the kernel runs the kprobes of
+ * one address in (add_new_kprobe() puts each at the head).
+ */
 static int kpmod_fsite_cmp(const void *a, const void *b)
 {
 	const struct kpmod_fsite_entry *x = a, *y = b;
 
 	if (x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
-	return x->p->id < y->p->id ? -1 : x->p->id > y->p->id;
+	return x->p->id > y->p->id ? -1 : x->p->id < y->p->id;
 }
 
 static void kpmod_fsite_table_free(struct rcu_head *rcu)
@@ -148,7 +151,11 @@ static void kpmod_fsite_table_free(struct rcu_head *rcu)
 	kvfree(container_of(rcu, struct kpmod_fsite_table, rcu));
 }
 
-/* The table of every probe that wants to be armed, sorted; NULL and 0 when none. */
+/*
+ * The table of every probe that wants to be armed, sorted, and its
+ * addresses once each; NULL and 0 when none.  A probe gone with its
+ * module stops wanting: ftrace no longer knows its address.
+ */
 static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long **ips,
 				   unsigned int *nips)
 {
@@ -159,8 +166,11 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 	*out = NULL;
 	*ips = NULL;
 	*nips = 0;
-	list_for_each_entry(p, &kpmod_probes, node)
+	list_for_each_entry(p, &kpmod_fsite_probes, fsite_node) {
+		if (p->fsite_want && kprobe_gone(&p->rp.kp))
+			p->fsite_want = false;
 		n += p->fsite_want;
+	}
 	if (!n)
 		return 0;
 	t = kvmalloc(struct_size(t, e, n), GFP_KERNEL_ACCOUNT);
@@ -172,7 +182,7 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 		return -ENOMEM;
 	}
 	t->n = 0;
-	list_for_each_entry(p, &kpmod_probes, node)
+	list_for_each_entry(p, &kpmod_fsite_probes, fsite_node)
 		if (p->fsite_want)
 			t->e[t->n++] = (struct kpmod_fsite_entry){
 				.ip = (unsigned long)p->rp.kp.addr, .p = p };
@@ -184,33 +194,26 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 	return 0;
 }
 
-static void kpmod_fsite_publish(struct kpmod_fsite_table *t)
-{
-	struct kpmod_fsite_table *old;
-
-	old = rcu_replace_pointer(kpmod_fsite_tab, t, lockdep_is_held(&kpmod_lock));
-	if (old)
-		call_rcu(&old->rcu, kpmod_fsite_table_free);
-}
-
 /*
  * Puts every probe's wish in force in one change.  The table goes first
  * when sites are added (a site patched finds its probes) and serves the
  * removed ones until then too: their probes are disabled already, so they
  * record nothing.  The filter is never left empty on a registered ops (an
- * empty filter traces every function): with none left the ops goes.
+ * empty filter traces every function): with none left the ops goes.  The
+ * filter is made whole each time (reset), so an address nothing wants any
+ * more (kpmod_fsite_forget()) leaves it at the next change.
  */
 static int kpmod_fsite_commit(void)
 {
 	struct kpmod_fsite_table *t, *old;
 	struct kpmod_probe *p;
+	bool changed = kpmod_fsite_dirty;
 	unsigned long *ips;
 	unsigned int nips;
-	bool changed = false;
 	int ret;
 
 	lockdep_assert_held(&kpmod_lock);
-	list_for_each_entry(p, &kpmod_probes, node)
+	list_for_each_entry(p, &kpmod_fsite_probes, fsite_node)
 		changed |= p->fsite_want != p->fsite_on;
 	if (!changed)
 		return 0;
@@ -222,60 +225,71 @@ static int kpmod_fsite_commit(void)
 		if (kpmod_fsite_registered) {
 			ret = unregister_ftrace_function(&kpmod_fsite_ops);
 			if (ret)
-				goto fail;
+				return ret;
 			kpmod_fsite_registered = false;
 		}
-		kpmod_fsite_publish(NULL);
+		rcu_assign_pointer(kpmod_fsite_tab, NULL);
 	} else {
-		/* Kept (not published) until the filter is in: undone on failure. */
 		rcu_assign_pointer(kpmod_fsite_tab, t);
 		ret = ftrace_set_filter_ips(&kpmod_fsite_ops, ips, nips, 0, 1);
 		if (!ret && !kpmod_fsite_registered) {
 			ret = register_ftrace_function(&kpmod_fsite_ops);
 			kpmod_fsite_registered = !ret;
 		}
+		kvfree(ips);
 		if (ret) {
 			rcu_assign_pointer(kpmod_fsite_tab, old);
 			/* A handler may have seen @t: freed after a grace period. */
 			call_rcu(&t->rcu, kpmod_fsite_table_free);
-			t = NULL;
-			goto fail;
+			return ret;
 		}
-		if (old)
-			call_rcu(&old->rcu, kpmod_fsite_table_free);
 	}
-	kvfree(ips);
-	list_for_each_entry(p, &kpmod_probes, node)
+	if (old)
+		call_rcu(&old->rcu, kpmod_fsite_table_free);
+	kpmod_fsite_dirty = false;
+	list_for_each_entry(p, &kpmod_fsite_probes, fsite_node)
 		p->fsite_on = p->fsite_want;
 	return 0;
-fail:
-	kvfree(ips);
-	if (t)
-		kvfree(t);
-	return ret;
 }
 
-/* Every wish back to what is in force. */
-static void kpmod_fsite_undo_wishes(void)
+/*
+ * After a failed commit: what was to be armed is not (its wish undone);
+ * what was to be disarmed is anyway, as disarming a kprobe cannot fail
+ * (kpmod_fsite_forget()).  Whether anything was undone.
+ */
+static bool kpmod_fsite_settle(void)
 {
-	struct kpmod_probe *p;
+	struct kpmod_probe *p, *tmp;
+	bool undone = false;
 
-	list_for_each_entry(p, &kpmod_probes, node)
-		p->fsite_want = p->fsite_on;
+	list_for_each_entry_safe(p, tmp, &kpmod_fsite_probes, fsite_node) {
+		if (p->fsite_want && !p->fsite_on) {
+			p->fsite_want = false;
+			undone = true;
+		} else if (!p->fsite_want && p->fsite_on) {
+			kpmod_fsite_forget(p);
+		}
+	}
+	return undone;
+}
+
+/* Commits; an error only when something to be armed is not. */
+static int kpmod_fsite_apply(void)
+{
+	int ret = kpmod_fsite_commit();
+
+	return ret && kpmod_fsite_settle() ? ret : 0;
 }
 
 int kpmod_fsite_arm(struct kpmod_probe *p, bool on)
 {
-	int ret;
-
 	lockdep_assert_held(&kpmod_lock);
+	if (!p->fsite_listed) {
+		list_add_tail(&p->fsite_node, &kpmod_fsite_probes);
+		p->fsite_listed = true;
+	}
 	p->fsite_want = on;
-	if (kpmod_fsite_batching)
-		return 0;
-	ret = kpmod_fsite_commit();
-	if (ret)
-		kpmod_fsite_undo_wishes();
-	return ret;
+	return kpmod_fsite_batching ? 0 : kpmod_fsite_apply();
 }
 
 void kpmod_fsite_batch(void)
@@ -286,22 +300,19 @@ void kpmod_fsite_batch(void)
 
 int kpmod_fsite_flush(void)
 {
-	int ret = 0;
-
 	lockdep_assert_held(&kpmod_lock);
-	if (--kpmod_fsite_batching)
-		return 0;
-	ret = kpmod_fsite_commit();
-	if (ret)
-		kpmod_fsite_undo_wishes();
-	return ret;
+	return --kpmod_fsite_batching ? 0 : kpmod_fsite_apply();
 }
 
 void kpmod_fsite_discard(void)
 {
+	struct kpmod_probe *p;
+
 	lockdep_assert_held(&kpmod_lock);
-	if (!--kpmod_fsite_batching)
-		kpmod_fsite_undo_wishes();
+	if (--kpmod_fsite_batching)
+		return;
+	list_for_each_entry(p, &kpmod_fsite_probes, fsite_node)
+		p->fsite_want = p->fsite_on;
 }
 
 void kpmod_fsite_forget(struct kpmod_probe *p)
@@ -310,20 +321,28 @@ void kpmod_fsite_forget(struct kpmod_probe *p)
 	unsigned int i;
 
 	lockdep_assert_held(&kpmod_lock);
-	t = rcu_dereference_protected(kpmod_fsite_tab, lockdep_is_held(&kpmod_lock));
-	for (i = 0; t && i < t->n; i++)
-		if (t->e[i].p == p)
-			WRITE_ONCE(t->e[i].p, NULL);
-	/* Its address may stay in the filter until the next change: harmless. */
 	p->fsite_want = false;
-	p->fsite_on = false;
+	if (p->fsite_on) {
+		t = rcu_dereference_protected(kpmod_fsite_tab, lockdep_is_held(&kpmod_lock));
+		for (i = 0; t && i < t->n; i++)
+			if (t->e[i].p == p)
+				WRITE_ONCE(t->e[i].p, NULL);
+		p->fsite_on = false;
+		/* Its address may stay in the filter: out at the next change. */
+		kpmod_fsite_dirty = true;
+	}
+	if (p->fsite_listed) {
+		list_del(&p->fsite_node);
+		p->fsite_listed = false;
+	}
 }
 
 /*
- * A probed module going: its addresses leave the filter while ftrace still
- * knows them (after this, removing one fails, and a module loaded later at
- * the same address would be traced).  Its probes are forgotten whatever
- * happens: the kernel marks their kprobes gone.
+ * A probed module going, or its __init code freed once it is live: those
+ * addresses leave the filter while ftrace still knows them (after that,
+ * naming one fails, and a module loaded later at the same address would
+ * be traced).  Their probes are disarmed whatever happens; the kernel
+ * marks their kprobes gone.
  */
 static int kpmod_fsite_module(struct notifier_block *nb, unsigned long state, void *data)
 {
@@ -331,13 +350,16 @@ static int kpmod_fsite_module(struct notifier_block *nb, unsigned long state, vo
 	struct kpmod_probe *p;
 	bool any = false;
 
-	if (state != MODULE_STATE_GOING)
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
 	mutex_lock(&kpmod_lock);
-	list_for_each_entry(p, &kpmod_probes, node) {
+	list_for_each_entry(p, &kpmod_fsite_probes, fsite_node) {
+		unsigned long addr = (unsigned long)p->rp.kp.addr;
+
 		if (!p->fsite_on && !p->fsite_want)
 			continue;
-		if (within_module((unsigned long)p->rp.kp.addr, mod)) {
+		if (state == MODULE_STATE_GOING ? within_module(addr, mod) :
+		    within_module_init(addr, mod)) {
 			p->fsite_want = false;
 			any = true;
 		}
@@ -345,9 +367,7 @@ static int kpmod_fsite_module(struct notifier_block *nb, unsigned long state, vo
 	if (any && kpmod_fsite_commit()) {
 		pr_warn("could not take the functions of module %s out of the ftrace filter\n",
 			mod->name);
-		list_for_each_entry(p, &kpmod_probes, node)
-			if (!p->fsite_want && p->fsite_on)
-				kpmod_fsite_forget(p);
+		kpmod_fsite_settle();
 	}
 	mutex_unlock(&kpmod_lock);
 	return NOTIFY_DONE;
@@ -364,7 +384,8 @@ int kpmod_fsite_init(void)
 
 void kpmod_fsite_exit(void)
 {
-	struct kpmod_probe *p;
+	struct kpmod_fsite_table *t;
+	struct kpmod_probe *p, *tmp;
 
 	/* Not under kpmod_lock: the notifier takes it. */
 	unregister_module_notifier(&kpmod_fsite_nb);
@@ -374,10 +395,14 @@ void kpmod_fsite_exit(void)
 		kpmod_fsite_registered = false;
 	if (kpmod_fsite_registered)
 		pr_err("the ftrace sites could not be stopped\n");
-	kpmod_fsite_publish(NULL);
-	list_for_each_entry(p, &kpmod_probes, node) {
+	t = rcu_replace_pointer(kpmod_fsite_tab, NULL, lockdep_is_held(&kpmod_lock));
+	if (t)
+		call_rcu(&t->rcu, kpmod_fsite_table_free);
+	list_for_each_entry_safe(p, tmp, &kpmod_fsite_probes, fsite_node) {
 		p->fsite_want = false;
 		p->fsite_on = false;
+		list_del(&p->fsite_node);
+		p->fsite_listed = false;
 	}
 	/* The filter's memory (ftrace_free_filter() is not exported everywhere). */
 	if (!kpmod_fsite_registered)

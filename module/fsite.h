@@ -9,11 +9,7 @@
 
 #include "probe.h"
 
-#if defined(CONFIG_KPROBES_ON_FTRACE) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && \
-	defined(KPMOD_HAVE_FTRACE_SET_FILTER_IPS)
-#define KPMOD_FSITE 1
-#endif
-
+/* KPMOD_FSITE: module/Kbuild builds fsite.c (x86_64, 5.18 and later). */
 #ifdef KPMOD_FSITE
 int kpmod_fsite_init(void);
 /* Stops every ftrace site of kpmod's and waits for their handlers. */

@@ -48,7 +48,10 @@ set -- $(grep '^  live ' /tmp/.out)
 insmod $TKO || fail "insmod kpmod_target again"
 capture_trace /tmp/t2.txt -- workload
 grep -q 'poke' /tmp/t2.txt && { cat /tmp/t2.txt; fail "a gone probe recorded the module loaded again"; }
-if [ -r /sys/kernel/tracing/enabled_functions ]; then
+# Where kpmod arms entry probes through its own ftrace_ops (fsite.c), the
+# probed module's going took its address out of that filter.  (Through a
+# kprobe, 5.10's kernel leaves the site traced, its handler a no-op.)
+if [ -r /sys/kernel/tracing/enabled_functions ] && grep -q ' kpmod_fsite_handler' /proc/kallsyms; then
 	grep kpmod_target_poke /sys/kernel/tracing/enabled_functions &&
 		fail "the module loaded again has its function traced"
 fi

@@ -16,6 +16,7 @@
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
+#include "fsite.h"
 #include "genl_common.h"
 #include "genl_probe.h"
 #include "genl_trigger.h"
@@ -670,6 +671,8 @@ static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* The ftrace sites of them all in one change, at the flush. */
+	kpmod_fsite_batch();
 	list_for_each_entry(p, &kpmod_probes, node) {
 		s = kpmod_sel_find(sel, n, p);
 		if (!s || p->enabled == on)
@@ -693,6 +696,14 @@ static int kpmod_genl_set_enabled(struct sk_buff *skb, struct genl_info *info,
 			break;
 		}
 		nchanged++;
+	}
+	if (ret) {
+		kpmod_fsite_discard();
+	} else {
+		ret = kpmod_fsite_flush();
+		if (ret)
+			GENL_SET_ERR_MSG(info,
+					 "the kernel refused to change the probes' ftrace sites; nothing changed");
 	}
 	/* Undo: a gone probe has nothing armed, only its flag to restore. */
 	while (ret && nchanged--) {

@@ -301,6 +301,13 @@ static int kpmod_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kpmod_kprobe_handler);
 
+void kpmod_hit_entry(struct kpmod_probe *p, struct pt_regs *regs)
+{
+	kpmod_emit(p, regs, NULL, (unsigned long)p->rp.kp.addr, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kpmod_hit_entry);
+
 /*
  * Returns 1, so the kernel gives the instance back and does not hook the
  * return, for a process outside a one-shot run's tree: those must not use

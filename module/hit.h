@@ -7,5 +7,7 @@
 
 /* Points @p's kprobe, kretprobe or uprobe at the handlers of its kind. */
 void kpmod_hit_handlers(struct kpmod_probe *p);
+/* An entry probe's hit from an ftrace site of kpmod's (fsite.c), preemption off. */
+void kpmod_hit_entry(struct kpmod_probe *p, struct pt_regs *regs);
 
 #endif /* _KPMOD_HIT_H */

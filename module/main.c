@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 
+#include "fsite.h"
 #include "kpmod.h"
 #include "probe.h"
 #include "registry.h"
@@ -31,14 +32,19 @@ static int __init kpmod_init(void)
 	ret = kpmod_dev_init();
 	if (ret)
 		goto rings;
+	ret = kpmod_fsite_init();
+	if (ret)
+		goto dev;
 	/* Last: once the family exists, userspace may call in. */
 	ret = kpmod_genl_init();
 	if (ret)
-		goto dev;
+		goto fsite;
 
 	pr_info("version %s loaded (%s, uapi %u)\n", KPMOD_VERSION,
 		kpmod_arch_name(), KPMOD_UAPI_VERSION);
 	return 0;
+fsite:
+	kpmod_fsite_exit();
 dev:
 	kpmod_dev_exit();
 rings:
@@ -50,6 +56,8 @@ static void __exit kpmod_exit(void)
 {
 	/* First: no new requests can arrive once the family is gone. */
 	kpmod_genl_exit();
+	/* The ftrace sites first: they run probes that kpmod_probes_exit() frees. */
+	kpmod_fsite_exit();
 	/* Waits for every running handler; no reader can hold a ring here. */
 	kpmod_probes_exit();
 	kpmod_dev_exit();

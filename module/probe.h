@@ -38,6 +38,11 @@ struct kpmod_probe {
 	char *definition;
 	bool enabled;			/* by hand: PROBE_ENABLE */
 	bool armed;			/* the kprobe fires: enabled, or triggers need it */
+	/* Armed through kpmod's ftrace sites (fsite.c) instead: wished, in force. */
+	bool fsite_want;
+	bool fsite_on;
+	bool fsite_listed;		/* on fsite.c's list, by fsite_node */
+	struct list_head fsite_node;
 	bool registered;
 	struct kretprobe rp;		/* rp.kp serves entry probes too */
 	struct kpmod_uprobe up;		/* a uprobe's (offset: in its file) */

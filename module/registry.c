@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "fsite.h"
 #include "hit.h"
 #include "kpmod.h"
 #include "registry.h"
@@ -306,6 +307,8 @@ static void kpmod_probes_unregister(struct list_head *list)
 void kpmod_probe_unlist(struct kpmod_probe *p, struct list_head *doomed)
 {
 	lockdep_assert_held(&kpmod_lock);
+	/* A site whose disarming failed must not run it once it is freed. */
+	kpmod_fsite_forget(p);
 	list_move_tail(&p->node, doomed);
 	kpmod_probes_count--;
 	atomic_inc(&kpmod_probes_releasing);
@@ -372,6 +375,8 @@ int kpmod_probe_arm(struct kpmod_probe *p)
 		ret = kpmod_uprobe_arm(&p->up, p->offset, want);
 	else if (p->kind == KPMOD_PROBE_RETURN)
 		ret = want ? enable_kretprobe(&p->rp) : disable_kretprobe(&p->rp);
+	else if (kpmod_fsite_eligible(p))
+		ret = kpmod_fsite_arm(p, want);
 	else
 		ret = want ? enable_kprobe(&p->rp.kp) : disable_kprobe(&p->rp.kp);
 	if (!ret)

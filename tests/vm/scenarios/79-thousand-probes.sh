@@ -37,6 +37,10 @@ if [ -r $KPL ]; then
 fi
 
 expect_rc 0 kpmod enable 'thou/*'
+# On x86_64 every one is an ftrace site (arm64's kprobes are breakpoints).
+if [ "$KPMOD_ARCH" = x86_64 ] && [ -r $EF ]; then
+	[ "$(kprobes_on $EF)" -eq 1000 ] || { grep -c kpmod_target_f $EF; fail "$(kprobes_on $EF) of the 1,000 ftrace sites enabled"; }
+fi
 capture_trace /tmp/thou.txt -- sh -c "echo 1 >$MANY"
 grep -q ', lost 0 ' /tmp/thou.txt.err || fail "events were lost"
 # Each probe once, and with the argument of its own function.
@@ -73,6 +77,9 @@ echo 1 >$MANY
 expect_rc 0 kpmod stat
 [ "$(awk '$1 ~ /^f[0-9][0-9][0-9]$/ && $2 == 1' /tmp/.out | wc -l)" -eq 1000 ] ||
 	{ head /tmp/.out; fail "disabled probes counted hits"; }
+if [ -r $EF ]; then
+	[ "$(kprobes_on $EF)" -eq 0 ] || { grep kpmod_target_f $EF | head; fail "ftrace sites left enabled after disable"; }
+fi
 
 expect_rc 0 kpmod del 'thou/*'
 [ -z "$(kpmod list)" ] || fail "kpmod list not empty after deleting the 1,000 probes"

@@ -10,12 +10,14 @@
  *
  * The probe's kprobe stays registered, disabled: the kernel checked its
  * address when it was added, lists it, and marks it gone with its module.
- * The handler finds the probes of an address in a sorted table published
- * by RCU, and runs them as kprobe_ftrace_handler() runs a kprobe's
+ * The handler finds the probes of an address in a table published by RCU
+ * (hashed by address), and runs them as kprobe_ftrace_handler() runs a kprobe's
  * pre_handler (regs->ip one past the address).  The ops sets no IPMODIFY:
  * livepatch and other tracers keep the same function.
  */
 #include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -31,9 +33,16 @@ struct kpmod_fsite_entry {
 	struct kpmod_probe *p;		/* NULL: forgotten (kpmod_fsite_forget()) */
 };
 
+/*
+ * The entries sorted by address (then newest first), and an open-addressed
+ * hash of each address to its first entry, so a hit costs the same however
+ * many sites are armed.
+ */
 struct kpmod_fsite_table {
 	struct rcu_head rcu;
 	unsigned int n;
+	unsigned int bits;		/* 1 << bits slots, at least twice n */
+	u32 *slot;			/* index of an address's first entry + 1; 0: empty */
 	struct kpmod_fsite_entry e[];
 };
 
@@ -46,21 +55,20 @@ static bool kpmod_fsite_registered;
 static bool kpmod_fsite_dirty;
 static unsigned int kpmod_fsite_batching;
 
-/* The first entry at @ip or after it. */
-static unsigned int notrace kpmod_fsite_lower(const struct kpmod_fsite_table *t,
-					      unsigned long ip)
+/* The first entry at @ip, or t->n if there is none. */
+static unsigned int notrace kpmod_fsite_find(const struct kpmod_fsite_table *t,
+					     unsigned long ip)
 {
-	unsigned int lo = 0, hi = t->n;
+	unsigned int mask = (1U << t->bits) - 1;
+	unsigned int h = hash_long(ip, t->bits);
+	u32 v;
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (t->e[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while ((v = t->slot[h])) {
+		if (t->e[v - 1].ip == ip)
+			return v - 1;
+		h = (h + 1) & mask;
 	}
-	return lo;
+	return t->n;
 }
 
 /*
@@ -91,7 +99,7 @@ static void notrace kpmod_fsite_handler(unsigned long ip, unsigned long parent_i
 	t = rcu_dereference_sched(kpmod_fsite_tab);
 	if (unlikely(!t || !regs))
 		goto out;
-	first = kpmod_fsite_lower(t, ip);
+	first = kpmod_fsite_find(t, ip);
 	if (unlikely(__this_cpu_read(kpmod_fsite_depth))) {
 		for (i = first; i < t->n && t->e[i].ip == ip; i++) {
 			struct kpmod_probe *p = READ_ONCE(t->e[i].p);
@@ -119,7 +127,7 @@ out:
 	ftrace_test_recursion_unlock(bit);
 }
 
-NOKPROBE_SYMBOL(kpmod_fsite_lower);
+NOKPROBE_SYMBOL(kpmod_fsite_find);
 NOKPROBE_SYMBOL(kpmod_fsite_handler);
 
 static struct ftrace_ops kpmod_fsite_ops = {
@@ -161,7 +169,7 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 {
 	struct kpmod_fsite_table *t;
 	struct kpmod_probe *p;
-	unsigned int n = 0, i;
+	unsigned int n = 0, i, bits;
 
 	*out = NULL;
 	*ips = NULL;
@@ -173,7 +181,10 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 	}
 	if (!n)
 		return 0;
-	t = kvmalloc(struct_size(t, e, n), GFP_KERNEL_ACCOUNT);
+	/* n is at most max_probes: the slots, 2n to 4n of them, are bounded too. */
+	bits = ilog2(roundup_pow_of_two(2 * n));
+	t = kvzalloc(size_add(struct_size(t, e, n), array_size(sizeof(u32), 1UL << bits)),
+		     GFP_KERNEL_ACCOUNT);
 	*ips = kvmalloc_array(n, sizeof(**ips), GFP_KERNEL_ACCOUNT);
 	if (!t || !*ips) {
 		kvfree(t);
@@ -187,9 +198,18 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 			t->e[t->n++] = (struct kpmod_fsite_entry){
 				.ip = (unsigned long)p->rp.kp.addr, .p = p };
 	sort(t->e, t->n, sizeof(t->e[0]), kpmod_fsite_cmp, NULL);
-	for (i = 0; i < t->n; i++)
-		if (!*nips || (*ips)[*nips - 1] != t->e[i].ip)
-			(*ips)[(*nips)++] = t->e[i].ip;
+	t->bits = bits;
+	t->slot = (u32 *)&t->e[n];
+	for (i = 0; i < t->n; i++) {
+		unsigned int h = hash_long(t->e[i].ip, bits);
+
+		if (*nips && (*ips)[*nips - 1] == t->e[i].ip)
+			continue;
+		(*ips)[(*nips)++] = t->e[i].ip;
+		while (t->slot[h])
+			h = (h + 1) & ((1U << bits) - 1);
+		t->slot[h] = i + 1;
+	}
 	*out = t;
 	return 0;
 }

@@ -35,8 +35,8 @@ struct kpmod_fsite_entry {
 
 /*
  * The entries sorted by address (then newest first), and an open-addressed
- * hash of each address to its first entry, so a hit costs the same however
- * many sites are armed.
+ * hash of each address to its first entry, so a hit's cost hardly depends
+ * on how many sites are armed.
  */
 struct kpmod_fsite_table {
 	struct rcu_head rcu;
@@ -55,18 +55,24 @@ static bool kpmod_fsite_registered;
 static bool kpmod_fsite_dirty;
 static unsigned int kpmod_fsite_batching;
 
+/* Linear probing: the slot tried after @h (the table has a free one). */
+static inline unsigned int notrace kpmod_fsite_next(const struct kpmod_fsite_table *t,
+						    unsigned int h)
+{
+	return (h + 1) & ((1U << t->bits) - 1);
+}
+
 /* The first entry at @ip, or t->n if there is none. */
 static unsigned int notrace kpmod_fsite_find(const struct kpmod_fsite_table *t,
 					     unsigned long ip)
 {
-	unsigned int mask = (1U << t->bits) - 1;
 	unsigned int h = hash_long(ip, t->bits);
 	u32 v;
 
 	while ((v = t->slot[h])) {
 		if (t->e[v - 1].ip == ip)
 			return v - 1;
-		h = (h + 1) & mask;
+		h = kpmod_fsite_next(t, h);
 	}
 	return t->n;
 }
@@ -201,13 +207,15 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
 	t->bits = bits;
 	t->slot = (u32 *)&t->e[n];
 	for (i = 0; i < t->n; i++) {
-		unsigned int h = hash_long(t->e[i].ip, bits);
+		unsigned int h;
 
+		/* Only an address's first entry has a slot. */
 		if (*nips && (*ips)[*nips - 1] == t->e[i].ip)
 			continue;
 		(*ips)[(*nips)++] = t->e[i].ip;
+		h = hash_long(t->e[i].ip, bits);
 		while (t->slot[h])
-			h = (h + 1) & ((1U << bits) - 1);
+			h = kpmod_fsite_next(t, h);
 		t->slot[h] = i + 1;
 	}
 	*out = t;

@@ -4,7 +4,7 @@
 # order), disabled (no more hits), deleted, and none left behind in
 # kpmod, in the kernel's list of kprobes or in ftrace's enabled sites.
 . "$KPMOD_LIB"
-# On the debug kernel (KASAN) it takes 73-120 s: make stress runs it there
+# On the debug kernel (KASAN) it takes 73-131 s: make stress runs it there
 # (KPMOD_THOUSAND_ON_DEBUG=1), make check on the other full guests, for
 # its time.
 [ "$KPMOD_KERNEL" != debug ] || [ "${KPMOD_THOUSAND_ON_DEBUG:-}" = 1 ] ||

@@ -16,9 +16,11 @@
 # OUT as NN-NAME.ko in load order.
 
 ROOTFS_PKGS="bpftrace linux-perf"
-# What mounting it takes; crc32c is not a symbol dependency: ext4 asks the
-# crypto API for it.
-ROOTFS_MODS="crc32c_generic virtio_pci virtio_blk ext4"
+# What mounting it takes, as MODULE=CONFIG_ option: a module, or built in
+# (7.3's virtio_pci).  crc32c_generic is not a symbol dependency: ext4 asked
+# the crypto API for it, until it called the kernel's own crc32c (7.3, whose
+# modules have no crc32c_generic), so it is loaded only where it exists.
+ROOTFS_MODS="crc32c_generic=- virtio_pci=VIRTIO_PCI virtio_blk=VIRTIO_BLK ext4=EXT4_FS"
 
 fetch_rootfs() {
 	local arch=$1 darch suite dir mirror tmp size
@@ -54,7 +56,7 @@ fetch_rootfs() {
 }
 
 rootfs_modules() {
-	local kroot=$1 rel=$2 out=$3 mods i=0 m f
+	local kroot=$1 rel=$2 out=$3 mods i=0 m f opt
 	mods=$kroot/lib/modules/$rel
 	[ -d "$mods" ] || die "--rootfs: no modules at $mods"
 	[ -f "$mods/modules.dep" ] || depmod -b "$kroot" "$rel" ||
@@ -62,6 +64,7 @@ rootfs_modules() {
 	mkdir -p "$out"
 	# modules.dep: "path: dep dep ..." with the deepest dependency last.
 	for m in $ROOTFS_MODS; do
+		m=${m%=*}
 		awk -v m="$m" -F': *' '{
 			n = split($1, p, "/"); b = p[n]; sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b)
 			if (b != m) next
@@ -70,8 +73,10 @@ rootfs_modules() {
 			print $1; exit }' "$mods/modules.dep"
 	done | awk '!seen[$0]++' >"$out/order"
 	for m in $ROOTFS_MODS; do
-		grep -qE "/$m\.ko(\.xz|\.zst|\.gz)?$" "$out/order" ||
-			die "--rootfs: $m not found in $mods/modules.dep"
+		opt=${m#*=} m=${m%=*}
+		grep -qE "/$m\.ko(\.xz|\.zst|\.gz)?$" "$out/order" || [ "$opt" = - ] ||
+			grep -qsx "CONFIG_$opt=y" "$kroot/usr/src/linux-headers-$rel/.config" ||
+			die "--rootfs: $m is neither in $mods/modules.dep nor built in (CONFIG_$opt=y)"
 	done
 	while read -r f; do
 		i=$((i + 1))

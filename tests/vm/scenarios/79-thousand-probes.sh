@@ -91,6 +91,13 @@ fi
 if [ -r $EF ]; then
 	[ "$(kprobes_on $EF)" -eq 0 ] || { grep kpmod_target_f $EF | head; fail "ftrace sites left enabled"; }
 fi
+# With none armed, kpmod's ftrace_ops stays registered, parked on a
+# function nothing calls (unregistering it waits for RCU-tasks): no other
+# site of kpmod's.
+if [ -r $EF ] && grep -q ' kpmod_fsite_handler' /proc/kallsyms; then
+	grep -q '^kpmod_fsite_idle ' $EF || { cat $EF; fail "kpmod's ftrace_ops not parked on kpmod_fsite_idle"; }
+	! grep '\[kpmod\]' $EF | grep -qv '^kpmod_fsite_idle ' || { cat $EF; fail "kpmod hooks left besides its parked ftrace_ops"; }
+fi
 # The functions run unprobed, and the module goes cleanly.
 echo 1 >$MANY
 rmmod kpmod_target || fail "rmmod kpmod_target"

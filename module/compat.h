@@ -57,6 +57,18 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 #define IRQ_WORK_INIT_HARD(_func)	{ .func = (_func) }
 #endif
 
+/*
+ * __noipa (no inlining, cloning or identical-code folding across
+ * functions) is in compiler_attributes.h from 5.19; clang has no noipa.
+ */
+#ifndef __noipa
+#if defined(__GNUC__) && !defined(__clang__)
+#define __noipa		__attribute__((__noipa__))
+#else
+#define __noipa
+#endif
+#endif
+
 /* 6.2 put a dump's request attributes in a struct genl_info. */
 #ifdef KPMOD_HAVE_GENL_INFO_DUMP
 #define kpmod_dump_attrs(cb)		(genl_info_dump(cb)->attrs)

@@ -144,20 +144,27 @@ static struct ftrace_ops kpmod_fsite_ops = {
 /*
  * A function nothing calls: the filter when no site is armed.  The ops is
  * in module memory (FTRACE_OPS_FL_DYNAMIC), so unregistering it waits for
- * RCU-tasks grace periods (173 ms on 7.3, for the disable of a last
- * probe); parked here instead, it stays registered until the module goes.
+ * RCU-tasks grace periods, holding ftrace_lock (173 ms on 7.3, for the
+ * disable of a last probe); parked here instead, it stays registered until
+ * the module goes.  noipa and a body of its own: never folded with a
+ * function that is called.
  */
-static noinline void __used kpmod_fsite_idle(void)
+static noinline __noipa void kpmod_fsite_idle(void)
 {
-	barrier();
+	asm volatile("# kpmod: the parked ftrace_ops' site" ::: "memory");
 }
 
 /* The filter reduced to kpmod_fsite_idle(); 0, or an error. */
 static int kpmod_fsite_park(void)
 {
 	unsigned long idle = (unsigned long)kpmod_fsite_idle;
+	int ret = ftrace_set_filter_ips(&kpmod_fsite_ops, &idle, 1, 0, 1);
 
-	return ftrace_set_filter_ips(&kpmod_fsite_ops, &idle, 1, 0, 1);
+	/* Without kpmod's own symbols, say, on an IBT kernel (ftrace_location()). */
+	if (ret)
+		pr_warn_once("ftrace sites: not parked (%d): disarming the last one waits for RCU-tasks\n",
+			     ret);
+	return ret;
 }
 
 bool kpmod_fsite_eligible(const struct kpmod_probe *p)
@@ -247,9 +254,9 @@ static int kpmod_fsite_table_build(struct kpmod_fsite_table **out, unsigned long
  * removed ones until then too: their probes are disabled already, so they
  * record nothing.  The filter is never left empty on a registered ops (an
  * empty filter traces every function): with none left it is parked on
- * kpmod_fsite_idle().  The
- * filter is made whole each time (reset), so an address nothing wants any
- * more (kpmod_fsite_forget()) leaves it at the next change.
+ * kpmod_fsite_idle().  The filter is made whole each time (reset), so an
+ * address nothing wants any more (kpmod_fsite_forget()) leaves it at the
+ * next change.
  */
 static int kpmod_fsite_commit(void)
 {

@@ -24,6 +24,16 @@ kprobes_on() {
 	grep -o 'kpmod_target_f[0-9][0-9][0-9]' "$1" | sort -u | wc -l
 }
 
+# parked WHEN: with no site armed, kpmod's ftrace_ops (module/fsite.c)
+# stays registered on a function nothing calls, kpmod_fsite_idle
+# (unregistering it would wait for RCU-tasks), and on no other site.
+FSITE=$(grep -c ' kpmod_fsite_handler' /proc/kallsyms || true)
+parked() {
+	[ -r $EF ] && [ "$FSITE" -gt 0 ] || return 0
+	grep -q '^kpmod_fsite_idle ' $EF || { cat $EF; fail "$1: kpmod's ftrace_ops not parked on kpmod_fsite_idle"; }
+	! grep '\[kpmod\]' $EF | grep -qv '^kpmod_fsite_idle ' || { cat $EF; fail "$1: kpmod hooks left besides its parked ftrace_ops"; }
+}
+
 i=0
 while [ $i -lt 1000 ]; do
 	n=$(printf %03d $i)
@@ -80,6 +90,19 @@ expect_rc 0 kpmod stat
 if [ -r $EF ]; then
 	[ "$(kprobes_on $EF)" -eq 0 ] || { grep kpmod_target_f $EF | head; fail "ftrace sites left enabled after disable"; }
 fi
+parked "after disable"
+# Armed again from the parked ops: every site, and the idle one no more.
+expect_rc 0 kpmod enable 'thou/*'
+if [ "$KPMOD_ARCH" = x86_64 ] && [ -r $EF ]; then
+	[ "$(kprobes_on $EF)" -eq 1000 ] || fail "$(kprobes_on $EF) of the 1,000 ftrace sites enabled again"
+	! grep -q '^kpmod_fsite_idle ' $EF || fail "the idle site stays hooked with the 1,000 armed"
+fi
+echo 1 >$MANY
+expect_rc 0 kpmod stat
+[ "$(awk '$1 ~ /^f[0-9][0-9][0-9]$/ && $2 == 2 && $3 == 0' /tmp/.out | wc -l)" -eq 1000 ] ||
+	{ head /tmp/.out; fail "enabled again: not every probe shows two hits and no miss"; }
+expect_rc 0 kpmod disable 'thou/*'
+parked "after the second disable"
 
 expect_rc 0 kpmod del 'thou/*'
 [ -z "$(kpmod list)" ] || fail "kpmod list not empty after deleting the 1,000 probes"
@@ -91,13 +114,7 @@ fi
 if [ -r $EF ]; then
 	[ "$(kprobes_on $EF)" -eq 0 ] || { grep kpmod_target_f $EF | head; fail "ftrace sites left enabled"; }
 fi
-# With none armed, kpmod's ftrace_ops stays registered, parked on a
-# function nothing calls (unregistering it waits for RCU-tasks): no other
-# site of kpmod's.
-if [ -r $EF ] && grep -q ' kpmod_fsite_handler' /proc/kallsyms; then
-	grep -q '^kpmod_fsite_idle ' $EF || { cat $EF; fail "kpmod's ftrace_ops not parked on kpmod_fsite_idle"; }
-	! grep '\[kpmod\]' $EF | grep -qv '^kpmod_fsite_idle ' || { cat $EF; fail "kpmod hooks left besides its parked ftrace_ops"; }
-fi
+parked "after delete"
 # The functions run unprobed, and the module goes cleanly.
 echo 1 >$MANY
 rmmod kpmod_target || fail "rmmod kpmod_target"

@@ -132,6 +132,7 @@ per_hit() {
 }
 
 load_kpmod
+echo "# kernel: $(uname -r) $(uname -m)"
 ! have_bt || echo "# bpftrace: $(in_debian bpftrace --version | sed 's/^bpftrace //')"
 # Both tracers keep writing when full (ftrace's default is overwrite).
 kpmod buffer --mode overwrite --size 4M >/dev/null

@@ -10,8 +10,8 @@
 # never written), mounted on /debian by guest-init with /proc, /sys, /dev
 # and /tmp bound in: scenarios run Debian's programs with `chroot /debian`.
 #
-# rootfs_modules KROOT RELEASE OUT: the guest kernel's modules (release
-# RELEASE, unpacked under KROOT) that mounting it needs
+# rootfs_modules KROOT RELEASE KDIR OUT: the guest kernel's modules (release
+# RELEASE, unpacked under KROOT, its headers in KDIR) that mounting it needs
 # (virtio PCI and block, ext4 and what they depend on), decompressed into
 # OUT as NN-NAME.ko in load order.
 
@@ -56,7 +56,7 @@ fetch_rootfs() {
 }
 
 rootfs_modules() {
-	local kroot=$1 rel=$2 out=$3 mods i=0 m f opt
+	local kroot=$1 rel=$2 kdir=$3 out=$4 mods i=0 m f opt
 	mods=$kroot/lib/modules/$rel
 	[ -d "$mods" ] || die "--rootfs: no modules at $mods"
 	[ -f "$mods/modules.dep" ] || depmod -b "$kroot" "$rel" ||
@@ -75,7 +75,7 @@ rootfs_modules() {
 	for m in $ROOTFS_MODS; do
 		opt=${m#*=} m=${m%=*}
 		grep -qE "/$m\.ko(\.xz|\.zst|\.gz)?$" "$out/order" || [ "$opt" = - ] ||
-			grep -qsx "CONFIG_$opt=y" "$kroot/usr/src/linux-headers-$rel/.config" ||
+			grep -qsx "CONFIG_$opt=y" "$kdir/.config" ||
 			die "--rootfs: $m is neither in $mods/modules.dep nor built in (CONFIG_$opt=y)"
 	done
 	while read -r f; do

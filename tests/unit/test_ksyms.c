@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbolizing addresses the way the kernel's %pS does, and @SYM lookups. */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,8 +284,45 @@ static void rewrite(const char *path, const char *head, size_t len, const char *
 	ck_assert_int_eq(chmod(path, 0644), 0);
 }
 
-/* What an add needs of kallsyms, kept per boot: written, read back, refused when not to be trusted. */
-START_TEST(dups_kept_per_boot)
+/* note: appends one ELF note (name, type, descriptor) to @buf at @off; returns the new end. */
+static size_t note(unsigned char *buf, size_t off, const char *name, unsigned int type,
+		   const unsigned char *desc, unsigned int descsz)
+{
+	Elf64_Nhdr h = { .n_namesz = strlen(name) + 1, .n_descsz = descsz, .n_type = type };
+
+	memcpy(buf + off, &h, sizeof(h));
+	off += sizeof(h);
+	memcpy(buf + off, name, h.n_namesz);
+	off += (h.n_namesz + 3) & ~3u;
+	memcpy(buf + off, desc, descsz);
+	return off + ((descsz + 3) & ~3u);
+}
+
+/* The kernel image's build id, from /sys/kernel/notes' layout: after other notes, bounded. */
+START_TEST(dups_build_id)
+{
+	static const unsigned char xen[6] = { 1, 2, 3, 4, 5, 6 };
+	static const unsigned char id[20] = { 0xde, 0xad, 0xbe, 0xef, 0, 1, 2, 3, 4, 5,
+					      6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff };
+	unsigned char buf[256] = { 0 };
+	char hex[64];
+	size_t n;
+
+	n = note(buf, 0, "Xen", 5, xen, sizeof(xen));
+	n = note(buf, n, "Linux", NT_GNU_BUILD_ID, xen, 4);	/* not GNU's */
+	ck_assert_int_eq(kp_ksyms_dups_build_id(buf, n, hex, sizeof(hex)), -ENOENT);
+	n = note(buf, n, "GNU", NT_GNU_BUILD_ID, id, sizeof(id));
+	ck_assert_int_eq(kp_ksyms_dups_build_id(buf, n, hex, sizeof(hex)), 0);
+	ck_assert_str_eq(hex, "deadbeef000102030405060708090a0b0c0d0eff");
+	ck_assert_int_eq(kp_ksyms_dups_build_id(buf, n, hex, 40), -ENAMETOOLONG);
+	/* Cut inside the id: its descriptor runs past the end. */
+	ck_assert_int_eq(kp_ksyms_dups_build_id(buf, n - 4, hex, sizeof(hex)), -EINVAL);
+	ck_assert_int_eq(kp_ksyms_dups_build_id(buf, 0, hex, sizeof(hex)), -ENOENT);
+}
+END_TEST
+
+/* What an add needs of kallsyms, kept per kernel: written, read back, refused when not to be trusted. */
+START_TEST(dups_kept_per_kernel)
 {
 	char dir[] = "/tmp/kpmod-dups-XXXXXX", path[64], text[512];
 	struct kp_ksyms_dups d;
@@ -312,16 +350,16 @@ START_TEST(dups_kept_per_boot)
 	ck_assert_uint_eq(d.nabs, 2);
 	kp_ksyms_dups_free(&d);
 
-	/* Another boot's: its first line names that boot. */
+	/* Another kernel's: its first line names that kernel (or boot). */
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	text[strlen("kpmod-ksyms-dups 1 ")] ^= 1;
+	text[strlen("kpmod-ksyms-dups 2 ")] ^= 1;
 	rewrite(path, text, strlen(text), "");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -ESTALE);
-	text[strlen("kpmod-ksyms-dups 1 ")] ^= 1;
+	text[strlen("kpmod-ksyms-dups 2 ")] ^= 1;
 	/* A line of neither kind; lines out of order (bsearch() would miss). */
 	rewrite(path, text, strchr(text, '\n') + 1 - text, "X twice\n");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
@@ -359,7 +397,8 @@ static Suite *ksyms_suite(void)
 	tcase_add_test(tc, near_names_for_hints);
 	tcase_add_test(tc, zeroed_kallsyms_degrade_to_hex);
 	tcase_add_test(tc, proc_kallsyms_round_trips);
-	tcase_add_test(tc, dups_kept_per_boot);
+	tcase_add_test(tc, dups_kept_per_kernel);
+	tcase_add_test(tc, dups_build_id);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

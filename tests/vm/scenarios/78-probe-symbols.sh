@@ -1,24 +1,32 @@
 # A probe on SYM added without reading kallsyms.  What an add needs of it
-# (the core kernel's repeated and absolute names) is kept per boot in
-# /run/kpmod/ksyms-dups by the first command that reads kallsyms; later
-# adds check SYM against it and leave its existence to the module.  The
-# refusals are those an add that reads kallsyms gives (a dry run reads
+# (the core kernel's repeated and absolute names) is kept per kernel image
+# (its build id) in /var/cache/kpmod/ksyms-dups by the first command that
+# reads kallsyms, in /run/kpmod/ksyms-dups where /var cannot be written;
+# later adds check SYM against it and leave its existence to the module.
+# The refusals are those an add that reads kallsyms gives (a dry run reads
 # it), and where kprobe_events can be asked, the kernel's own.
 . "$KPMOD_LIB"
 load_kpmod
 T=/sys/kernel/tracing
-F=/run/kpmod/ksyms-dups
-BOOT=$(cat /proc/sys/kernel/random/boot_id)
-rm -f $F
+F=/var/cache/kpmod/ksyms-dups
+RUNF=/run/kpmod/ksyms-dups
+# The guest has no /var/cache: this scenario makes one.
+mkdir -p /var/cache
+rm -f $F $RUNF
+# This image's build id, as the kernel's notes hold it (hex, no spaces).
+NOTES=$(od -An -v -tx1 /sys/kernel/notes | tr -d ' \n')
 dup=$(awk 'NF == 3 && ($2 == "t" || $2 == "T") && $3 !~ /\./ { n[$3]++ }
 	END { for (s in n) if (n[s] > 1) print s }' /proc/kallsyms | sort | head -n 1)
 [ -n "$dup" ] || fail "kallsyms has no function name twice in the core kernel"
 note "a name the core kernel has twice: $dup"
 
-# The first add of the boot reads kallsyms and keeps the names.
+# The first add under this kernel reads kallsyms and keeps the names.
 expect_rc 0 kpmod add 'p:nk/first vfs_read'
 [ -f $F ] || fail "the first add kept nothing in $F"
-[ "$(head -n 1 $F)" = "kpmod-ksyms-dups 1 $BOOT" ] || fail "$F starts '$(head -n 1 $F)'"
+[ ! -e $RUNF ] || fail "kept in $RUNF too"
+KEY=$(head -n 1 $F | sed -n 's/^kpmod-ksyms-dups 2 build-id=\([0-9a-f]\{40,\}\)$/\1/p')
+[ -n "$KEY" ] || fail "$F starts '$(head -n 1 $F)'"
+case "$NOTES" in *"$KEY"*) ;; *) fail "build id $KEY is not in /sys/kernel/notes" ;; esac
 grep -qx "M $dup" $F || fail "$F lacks $dup"
 [ "$(stat -c %a $F)" = 644 ] || fail "$F is mode $(stat -c %a $F)"
 
@@ -65,14 +73,28 @@ kpmod list | grep -q "nk/a " || fail "a refused request deleted nk/a"
 
 # Another boot's names, or names anyone may write, are not used: the add
 # reads kallsyms and keeps them again.
-sed -i "1s/.*/kpmod-ksyms-dups 1 00000000-0000-0000-0000-000000000000/; /^M $dup\$/d" $F
+sed -i "1s/.*/kpmod-ksyms-dups 2 build-id=0000000000000000000000000000000000000000/; /^M $dup\$/d" $F
 expect_rc $dup_rc kpmod add "p:nk/b $dup"
-[ "$(head -n 1 $F)" = "kpmod-ksyms-dups 1 $BOOT" ] || fail "another boot's $F was kept"
+[ "$(head -n 1 $F)" = "kpmod-ksyms-dups 2 build-id=$KEY" ] || fail "another kernel's $F was kept"
 grep -qx "M $dup" $F || fail "$F not written again"
 sed -i "/^M $dup\$/d" $F
 chmod 666 $F
 expect_rc $dup_rc kpmod add "p:nk/b $dup"
 [ "$(stat -c %a $F)" = 644 ] && grep -qx "M $dup" $F || fail "a world-writable $F was used"
+# /var read-only, holding another kernel's names: kept in /run, and used
+# from there (kallsyms hidden again).
+sed "1s/.*/kpmod-ksyms-dups 2 build-id=0000000000000000000000000000000000000000/" $F >/tmp/stale
+mount -t tmpfs -o mode=755 tmpfs /var/cache/kpmod || fail "cannot mount a tmpfs on /var/cache/kpmod"
+cp /tmp/stale $F && chmod 644 $F && mount -o remount,ro /var/cache/kpmod ||
+	fail "cannot make /var/cache/kpmod read-only"
+expect_rc $dup_rc kpmod add "p:nk/b $dup"
+[ "$(head -n 1 $RUNF)" = "kpmod-ksyms-dups 2 build-id=$KEY" ] && grep -qx "M $dup" $RUNF ||
+	fail "with /var read-only nothing was kept in $RUNF"
+mount -o bind /dev/null /proc/kallsyms || fail "cannot hide /proc/kallsyms"
+expect_rc $dup_rc kpmod add "p:nk/b $dup"
+expect_rc 0 kpmod add 'p:nk/r vfs_read'
+umount /proc/kallsyms || fail "umount /proc/kallsyms"
+umount /var/cache/kpmod || fail "umount /var/cache/kpmod"
 note "repeated names refused, unknown ones explained, with and without kallsyms"
 
 # The kernel refuses the same two, where kprobe_events checks them.
@@ -98,4 +120,5 @@ if [ -e $T/kprobe_events ] && [ -e $T/error_log ]; then
 		{ cat $T/error_log; fail "the caret is not where the kernel puts it"; }
 fi
 expect_rc 0 kpmod del 'nk/*'
+rm -rf /var/cache/kpmod $RUNF
 unload_kpmod

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The core kernel's repeated and absolute symbol names, kept per boot
- * (ksyms_dups.h).  The file:
+ * The core kernel's repeated and absolute symbol names, kept per kernel
+ * image (ksyms_dups.h).  The file:
  *
- *   kpmod-ksyms-dups 1 BOOT_ID
+ *   kpmod-ksyms-dups 2 KEY
  *   M NAME        (one line per name the core kernel has more than once)
  *   A NAME        (one line per absolute symbol)
  *
- * each kind sorted by strcmp(), so a lookup is a binary search.
+ * each kind sorted by strcmp(), so a lookup is a binary search.  KEY is
+ * "build-id=HEX", the running image's GNU build id (/sys/kernel/notes):
+ * every boot of one image has the same core symbols.  A kernel built
+ * without one is keyed "boot=ID", this boot's id.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,9 +23,12 @@
 
 #include "ksyms_dups.h"
 
-#define KP_DUPS_MAGIC "kpmod-ksyms-dups 1 "
+#define KP_DUPS_MAGIC "kpmod-ksyms-dups 2 "
 #define KP_BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
+#define KP_NOTES_PATH "/sys/kernel/notes"
 #define KP_BOOT_ID_LEN 36
+/* "build-id=" and 40 hex digits (SHA-1), or more for a longer id. */
+#define KP_DUPS_KEY_MAX 160
 /* A kernel has hundreds; more means the file is not ours. */
 #define KP_DUPS_MAX_BYTES (4u << 20)
 
@@ -37,6 +44,64 @@ static int kp_boot_id(char id[KP_BOOT_ID_LEN + 1])
 	if (n != KP_BOOT_ID_LEN)
 		return -EIO;
 	id[KP_BOOT_ID_LEN] = '\0';
+	return 0;
+}
+
+/* A note's name or descriptor is padded to 4 bytes (the kernel's notes are 4-aligned). */
+static size_t kp_note_pad(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+int kp_ksyms_dups_build_id(const void *notes, size_t len, char *hex, size_t size)
+{
+	const unsigned char *p = notes, *end = p + len;
+	Elf64_Nhdr h;	/* the same three words as Elf32_Nhdr */
+	size_t i, name, desc;
+
+	while ((size_t)(end - p) >= sizeof(h)) {
+		memcpy(&h, p, sizeof(h));
+		p += sizeof(h);
+		name = kp_note_pad(h.n_namesz);
+		desc = kp_note_pad(h.n_descsz);
+		if (name > (size_t)(end - p) || desc > (size_t)(end - p) - name)
+			return -EINVAL;
+		if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 && !memcmp(p, "GNU", 4) &&
+		    h.n_descsz) {
+			if (2 * (size_t)h.n_descsz + 1 > size)
+				return -ENAMETOOLONG;
+			for (i = 0; i < h.n_descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", p[name + i]);
+			return 0;
+		}
+		p += name + desc;
+	}
+	return -ENOENT;
+}
+
+/* This kernel's KEY (above): its build id, or, without one, this boot's id. */
+static int kp_kernel_key(char *key, size_t size)
+{
+	unsigned char notes[4096];
+	char id[KP_BOOT_ID_LEN + 1];
+	ssize_t n = -1;
+	int fd, ret;
+
+	fd = open(KP_NOTES_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, notes, sizeof(notes));
+		close(fd);
+	}
+	if (n > 0 && size > strlen("build-id=")) {
+		strcpy(key, "build-id=");
+		if (!kp_ksyms_dups_build_id(notes, n, key + strlen(key), size - strlen(key)))
+			return 0;
+	}
+	ret = kp_boot_id(id);
+	if (ret)
+		return ret;
+	if (snprintf(key, size, "boot=%s", id) >= (int)size)
+		return -ENAMETOOLONG;
 	return 0;
 }
 
@@ -107,25 +172,26 @@ static int kp_dups_read(const char *path, char **text)
 	return 0;
 }
 
-int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path)
+/* Where the names are kept when no path is given, looked for and written in this order. */
+static const char *const kp_dups_paths[] = { KP_KSYMS_DUPS_PATH, KP_KSYMS_DUPS_RUN_PATH };
+
+static int kp_dups_load_one(struct kp_ksyms_dups *d, const char *path, const char *key)
 {
-	char id[KP_BOOT_ID_LEN + 1], *line, *nl;
+	char *line, *nl;
 	size_t lines = 0;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = kp_boot_id(id);
-	if (!ret)
-		ret = kp_dups_read(path ? path : KP_KSYMS_DUPS_PATH, &d->text);
+	ret = kp_dups_read(path, &d->text);
 	if (ret)
 		return ret;
 	nl = strchr(d->text, '\n');
-	if (!nl || strncmp(d->text, KP_DUPS_MAGIC, strlen(KP_DUPS_MAGIC)) ||
-	    nl - d->text != (long)(strlen(KP_DUPS_MAGIC) + KP_BOOT_ID_LEN)) {
+	if (!nl || strncmp(d->text, KP_DUPS_MAGIC, strlen(KP_DUPS_MAGIC))) {
 		ret = -EINVAL;
 		goto fail;
 	}
-	if (memcmp(d->text + strlen(KP_DUPS_MAGIC), id, KP_BOOT_ID_LEN)) {
+	if (nl - d->text != (long)(strlen(KP_DUPS_MAGIC) + strlen(key)) ||
+	    memcmp(d->text + strlen(KP_DUPS_MAGIC), key, strlen(key))) {
 		ret = -ESTALE;
 		goto fail;
 	}
@@ -160,6 +226,25 @@ fail:
 	return ret;
 }
 
+int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path)
+{
+	char key[KP_DUPS_KEY_MAX];
+	size_t i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = kp_kernel_key(key, sizeof(key));
+	if (ret || path)
+		return ret ? ret : kp_dups_load_one(d, path, key);
+	/* A read-only /var keeps another kernel's: /run may have this one's. */
+	for (i = 0; i < sizeof(kp_dups_paths) / sizeof(kp_dups_paths[0]); i++) {
+		ret = kp_dups_load_one(d, kp_dups_paths[i], key);
+		if (!ret)
+			return 0;
+	}
+	return ret;
+}
+
 bool kp_ksyms_dups_multi(const struct kp_ksyms_dups *d, const char *name)
 {
 	return kp_sorted_has(d->multi, d->nmulti, name);
@@ -179,7 +264,7 @@ void kp_ksyms_dups_free(struct kp_ksyms_dups *d)
 }
 
 /* @k's lines into @f: repeated core names (by_name order is strcmp's), then absolute ones. */
-static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *id)
+static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *key)
 {
 	struct kp_sym *const *by_name = kp_ksyms_by_name(k);
 	const char **abs;
@@ -188,7 +273,7 @@ static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *id)
 
 	if (!by_name && k->nsyms)
 		return -ENOMEM;
-	fprintf(f, "%s%s\n", KP_DUPS_MAGIC, id);
+	fprintf(f, "%s%s\n", KP_DUPS_MAGIC, key);
 	for (i = 0; i < k->nsyms; i = j) {
 		core = 0;
 		for (j = i; j < k->nsyms && !strcmp(by_name[j]->name, by_name[i]->name); j++)
@@ -211,17 +296,12 @@ static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *id)
 	return ferror(f) ? -EIO : 0;
 }
 
-int kp_ksyms_dups_save(const struct kp_ksyms *k, const char *path)
+static int kp_dups_save_one(const struct kp_ksyms *k, const char *path, const char *key)
 {
-	char id[KP_BOOT_ID_LEN + 1], dir[256], tmp[280], *slash;
+	char dir[256], tmp[280], *slash;
 	FILE *f;
 	int fd, ret;
 
-	if (!path)
-		path = KP_KSYMS_DUPS_PATH;
-	ret = kp_boot_id(id);
-	if (ret)
-		return ret;
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
@@ -241,12 +321,30 @@ int kp_ksyms_dups_save(const struct kp_ksyms *k, const char *path)
 		unlink(tmp);
 		return ret;
 	}
-	ret = fchmod(fd, 0644) ? -errno : kp_dups_write(f, k, id);
+	ret = fchmod(fd, 0644) ? -errno : kp_dups_write(f, k, key);
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret)
 		unlink(tmp);
+	return ret;
+}
+
+int kp_ksyms_dups_save(const struct kp_ksyms *k, const char *path)
+{
+	char key[KP_DUPS_KEY_MAX];
+	size_t i;
+	int ret;
+
+	ret = kp_kernel_key(key, sizeof(key));
+	if (ret || path)
+		return ret ? ret : kp_dups_save_one(k, path, key);
+	/* /var read-only or without /var/cache: kept for this boot only. */
+	for (i = 0; i < sizeof(kp_dups_paths) / sizeof(kp_dups_paths[0]); i++) {
+		ret = kp_dups_save_one(k, kp_dups_paths[i], key);
+		if (!ret)
+			return 0;
+	}
 	return ret;
 }

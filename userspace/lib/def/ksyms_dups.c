@@ -175,8 +175,9 @@ static int kp_dups_read(const char *path, char **text)
 /* Where the names are kept when no path is given, looked for and written in this order. */
 static const char *const kp_dups_paths[] = { KP_KSYMS_DUPS_PATH, KP_KSYMS_DUPS_RUN_PATH };
 
-static int kp_dups_load_one(struct kp_ksyms_dups *d, const char *path, const char *key)
+static int kp_dups_load_one(void *arg, const char *path, const char *key)
 {
+	struct kp_ksyms_dups *d = arg;
 	char *line, *nl;
 	size_t lines = 0;
 	int ret;
@@ -226,23 +227,33 @@ fail:
 	return ret;
 }
 
-int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path)
+/*
+ * Runs @one with this kernel's key on @path, or, with none given, on each
+ * of kp_dups_paths[] until one succeeds: a read-only /var may keep another
+ * kernel's names while /run has this one's.  Returns @one's last result.
+ */
+static int kp_dups_each_path(const char *path,
+			     int (*one)(void *arg, const char *path, const char *key), void *arg)
 {
 	char key[KP_DUPS_KEY_MAX];
 	size_t i;
 	int ret;
 
-	memset(d, 0, sizeof(*d));
 	ret = kp_kernel_key(key, sizeof(key));
 	if (ret || path)
-		return ret ? ret : kp_dups_load_one(d, path, key);
-	/* A read-only /var keeps another kernel's: /run may have this one's. */
+		return ret ? ret : one(arg, path, key);
 	for (i = 0; i < sizeof(kp_dups_paths) / sizeof(kp_dups_paths[0]); i++) {
-		ret = kp_dups_load_one(d, kp_dups_paths[i], key);
+		ret = one(arg, kp_dups_paths[i], key);
 		if (!ret)
-			return 0;
+			break;
 	}
 	return ret;
+}
+
+int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path)
+{
+	memset(d, 0, sizeof(*d));
+	return kp_dups_each_path(path, kp_dups_load_one, d);
 }
 
 bool kp_ksyms_dups_multi(const struct kp_ksyms_dups *d, const char *name)
@@ -296,8 +307,9 @@ static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *key)
 	return ferror(f) ? -EIO : 0;
 }
 
-static int kp_dups_save_one(const struct kp_ksyms *k, const char *path, const char *key)
+static int kp_dups_save_one(void *arg, const char *path, const char *key)
 {
+	const struct kp_ksyms *k = arg;
 	char dir[256], tmp[280], *slash;
 	FILE *f;
 	int fd, ret;
@@ -333,18 +345,6 @@ static int kp_dups_save_one(const struct kp_ksyms *k, const char *path, const ch
 
 int kp_ksyms_dups_save(const struct kp_ksyms *k, const char *path)
 {
-	char key[KP_DUPS_KEY_MAX];
-	size_t i;
-	int ret;
-
-	ret = kp_kernel_key(key, sizeof(key));
-	if (ret || path)
-		return ret ? ret : kp_dups_save_one(k, path, key);
-	/* /var read-only or without /var/cache: kept for this boot only. */
-	for (i = 0; i < sizeof(kp_dups_paths) / sizeof(kp_dups_paths[0]); i++) {
-		ret = kp_dups_save_one(k, kp_dups_paths[i], key);
-		if (!ret)
-			return 0;
-	}
-	return ret;
+	/* Written, never changed, through the void pointer kp_dups_each_path() passes on. */
+	return kp_dups_each_path(path, kp_dups_save_one, (void *)k);
 }

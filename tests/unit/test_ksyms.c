@@ -365,6 +365,12 @@ START_TEST(dups_kept_per_kernel)
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
 	rewrite(path, text, strchr(text, '\n') + 1 - text, "M twice\nM alpha\n");
 	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
+	/* Cut short, or zeros where a crash left the rest: not used either. */
+	rewrite(path, text, strlen(text) - 1, "");
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
+	memset(text + strlen(text), 0, 4);
+	rewrite(path, text, strlen(text) + 4, "");
+	ck_assert_int_eq(kp_ksyms_dups_load(&d, path), -EINVAL);
 
 	/* Anyone may write it, or the folder it is in: not trusted. */
 	rewrite(path, text, strlen(text), "");

@@ -10,7 +10,8 @@ load_kpmod
 T=/sys/kernel/tracing
 F=/var/cache/kpmod/ksyms-dups
 RUNF=/run/kpmod/ksyms-dups
-# The guest has no /var/cache: this scenario makes one.
+# The guest has no /var: this scenario makes one, and removes it after.
+[ -e /var ] && made_var= || made_var=1
 mkdir -p /var/cache
 rm -f $F $RUNF
 # This image's build id, as the kernel's notes hold it (hex, no spaces).
@@ -121,4 +122,5 @@ if [ -e $T/kprobe_events ] && [ -e $T/error_log ]; then
 fi
 expect_rc 0 kpmod del 'nk/*'
 rm -rf /var/cache/kpmod $RUNF
+[ -z "$made_var" ] || rm -rf /var
 unload_kpmod

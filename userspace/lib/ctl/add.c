@@ -28,11 +28,11 @@ struct kp_lazy_ksyms {
 	struct kp_ksyms ks;
 	int state;		/* 0: not read yet, 1: read, -1: unavailable */
 	struct kp_ksyms_dups dups;
-	int dups_state;		/* 0: not looked for, 1: loaded, -1: none this boot */
+	int dups_state;		/* 0: not looked for, 1: loaded, -1: none for this kernel */
 	bool keep;		/* writes the kept names when it reads kallsyms */
 };
 
-/* This boot's kept names (ksyms_dups.h), looked for once: true if there. */
+/* This kernel's kept names (ksyms_dups.h), looked for once: true if there. */
 static bool kp_lazy_dups(struct kp_lazy_ksyms *lk)
 {
 	if (!lk->dups_state)
@@ -40,12 +40,12 @@ static bool kp_lazy_dups(struct kp_lazy_ksyms *lk)
 	return lk->dups_state > 0;
 }
 
-/* Reads kallsyms, and keeps what later adds need of it for this boot. */
+/* Reads kallsyms, and keeps what later adds need of it for this kernel. */
 static void kp_lazy_read(struct kp_lazy_ksyms *lk)
 {
 	/* Without kallsyms the module still checks the probed symbol. */
 	lk->state = kp_ksyms_load_usable(&lk->ks) ? -1 : 1;
-	/* Not kept (not root, a read-only /run): the next add reads kallsyms too. */
+	/* Not kept (not root, /var and /run read-only): the next add reads kallsyms too. */
 	if (lk->state > 0 && lk->keep && !kp_lazy_dups(lk))
 		kp_ksyms_dups_save(&lk->ks, NULL);
 }
@@ -72,7 +72,7 @@ static int kp_resolve(const char *sym, uint64_t *addr, void *ctx)
 }
 
 /*
- * KP_SYMS_DEFERRED: a probe point is checked against this boot's repeated
+ * KP_SYMS_DEFERRED: a probe point is checked against this kernel's repeated
  * and absolute names when they were kept (ksyms_dups.h), its existence
  * left to the module (kp_add_apply() reads kallsyms if the module
  * refuses it).

@@ -15,6 +15,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,27 +49,28 @@ static int kp_boot_id(char id[KP_BOOT_ID_LEN + 1])
 }
 
 /* A note's name or descriptor is padded to 4 bytes (the kernel's notes are 4-aligned). */
-static size_t kp_note_pad(size_t n)
+static uint64_t kp_note_pad(uint64_t n)
 {
-	return (n + 3) & ~(size_t)3;
+	return (n + 3) & ~(uint64_t)3;
 }
 
 int kp_ksyms_dups_build_id(const void *notes, size_t len, char *hex, size_t size)
 {
 	const unsigned char *p = notes, *end = p + len;
 	Elf64_Nhdr h;	/* the same three words as Elf32_Nhdr */
-	size_t i, name, desc;
+	uint64_t name, desc;	/* padded sizes, in 64 bits: no wrap on 32-bit */
+	size_t i;
 
 	while ((size_t)(end - p) >= sizeof(h)) {
 		memcpy(&h, p, sizeof(h));
 		p += sizeof(h);
 		name = kp_note_pad(h.n_namesz);
 		desc = kp_note_pad(h.n_descsz);
-		if (name > (size_t)(end - p) || desc > (size_t)(end - p) - name)
+		if (name + desc > (uint64_t)(end - p))
 			return -EINVAL;
 		if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 && !memcmp(p, "GNU", 4) &&
 		    h.n_descsz) {
-			if (2 * (size_t)h.n_descsz + 1 > size)
+			if (2 * (uint64_t)h.n_descsz + 1 > size)
 				return -ENAMETOOLONG;
 			for (i = 0; i < h.n_descsz; i++)
 				snprintf(hex + 2 * i, 3, "%02x", p[name + i]);
@@ -168,6 +170,11 @@ static int kp_dups_read(const char *path, char **text)
 		return ret;
 	}
 	buf[st.st_size] = '\0';
+	/* Cut short or zero-filled (a crash before it reached the disk): not used. */
+	if (strlen(buf) != (size_t)st.st_size || !st.st_size || buf[st.st_size - 1] != '\n') {
+		free(buf);
+		return -EINVAL;
+	}
 	*text = buf;
 	return 0;
 }
@@ -311,16 +318,25 @@ static int kp_dups_save_one(void *arg, const char *path, const char *key)
 {
 	const struct kp_ksyms *k = arg;
 	char dir[256], tmp[280], *slash;
+	struct stat dst;
 	FILE *f;
-	int fd, ret;
+	int fd, dfd, ret;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
 		*slash = '\0';
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			return -errno;
-	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	/* Where loading would not trust it, it is not written (the next place is). */
+	if (stat(dir, &dst))
+		return -errno;
+	if (!kp_trusted(&dst))
+		return -EPERM;
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = mkstemp(tmp);
@@ -334,13 +350,23 @@ static int kp_dups_save_one(void *arg, const char *path, const char *key)
 		return ret;
 	}
 	ret = fchmod(fd, 0644) ? -errno : kp_dups_write(f, k, key);
+	/* On disk before it is renamed in: it outlives the boot (/var). */
+	if (!ret && (fflush(f) || fsync(fd)))
+		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	if (!ret && rename(tmp, path))
 		ret = -errno;
-	if (ret)
+	if (ret) {
 		unlink(tmp);
-	return ret;
+		return ret;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
 }
 
 int kp_ksyms_dups_save(const struct kp_ksyms *k, const char *path)

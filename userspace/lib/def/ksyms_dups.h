@@ -40,7 +40,8 @@ struct kp_ksyms_dups {
  * Loads @path (NULL: KP_KSYMS_DUPS_PATH, then KP_KSYMS_DUPS_RUN_PATH) if
  * it was written for the running kernel image (or, for a kernel without a
  * build id, in this boot), by root or this user, and is nobody else's to
- * write.  Returns 0, or -errno (-ESTALE: another kernel's or boot's).
+ * write.  Returns 0, or -errno (-ESTALE: another kernel's or boot's; with
+ * no @path, the last place's answer).
  */
 int kp_ksyms_dups_load(struct kp_ksyms_dups *d, const char *path);
 

@@ -133,19 +133,27 @@ static bool kp_is_sorted(const char **names, size_t n)
 	return true;
 }
 
+/* The folder @path is in, into @dir ("/x" is in "/", "x" in "."). */
+static void kp_dups_dir(const char *path, char *dir, size_t size)
+{
+	char *slash;
+
+	snprintf(dir, size, "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, size, ".");
+	else
+		slash[slash == dir] = '\0';
+}
+
 static int kp_dups_read(const char *path, char **text)
 {
-	char dir[256], *slash, *buf;
+	char dir[256], *buf;
 	struct stat st, dst;
 	ssize_t got;
 	int fd, ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		slash[slash == dir] = '\0';	/* "/x" is in "/" */
+	kp_dups_dir(path, dir, sizeof(dir));
 	/* Not blocking: something other than a file there is refused, not waited on. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
@@ -317,19 +325,12 @@ static int kp_dups_write(FILE *f, const struct kp_ksyms *k, const char *key)
 static int kp_dups_save_one(void *arg, const char *path, const char *key)
 {
 	const struct kp_ksyms *k = arg;
-	char dir[256], tmp[280], *slash;
+	char dir[256], tmp[280];
 	struct stat dst;
 	FILE *f;
 	int fd, dfd, ret;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
+	kp_dups_dir(path, dir, sizeof(dir));
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
 	/* Where loading would not trust it, it is not written (the next place is). */

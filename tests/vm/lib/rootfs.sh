@@ -2,10 +2,16 @@
 # A Debian root file system for the guest (tests/vm/run --rootfs debian):
 # what needs a real userland, bpftrace first, runs there.
 #
-# fetch_rootfs ARCH sets ROOTFS_IMG to an ext4 image of Debian (the host's
-# suite, minbase, plus ROOTFS_PKGS), built once with debootstrap from the
-# host's Debian mirror and kept under $KPMOD_CACHE/rootfs; a later run
+# fetch_rootfs ARCH KERNEL sets ROOTFS_IMG to an ext4 image of Debian (the
+# host's suite, minbase, plus ROOTFS_PKGS), built once with debootstrap from
+# the host's Debian mirror and kept under $KPMOD_CACHE/rootfs; a later run
 # reuses it untouched, or builds it again when the package list changes.
+# For another architecture than the host's (arm64 on an x86_64 host),
+# debootstrap's first stage runs here (--foreign: it unpacks without running
+# anything) and its second stage (dpkg configuring every package, which runs
+# the packages' own programs) in a guest of that arch booting KERNEL, the
+# image as its writable disk (tests/vm/run --rootfs-image,
+# rootfs-second-stage.sh): no binfmt_misc or qemu-user on the host.
 # The guest boots it as a virtio disk, snapshot=on (the cached image is
 # never written), mounted on /debian by guest-init with /proc, /sys, /dev
 # and /tmp bound in: scenarios run Debian's programs with `chroot /debian`.
@@ -23,10 +29,9 @@ ROOTFS_PKGS="bpftrace linux-perf"
 ROOTFS_MODS="crc32c_generic=- virtio_pci=VIRTIO_PCI virtio_blk=VIRTIO_BLK ext4=EXT4_FS"
 
 fetch_rootfs() {
-	local arch=$1 darch suite dir mirror tmp size
+	local arch=$1 kernel=$2 darch suite dir mirror tmp size foreign=
 	darch=$(deb_arch "$arch")
-	[ "$darch" = "$(dpkg --print-architecture)" ] ||
-		die "--rootfs: a $darch root file system needs debootstrap's second stage under emulation; only $(dpkg --print-architecture) is built"
+	[ "$darch" = "$(dpkg --print-architecture)" ] || foreign=1
 	suite=$(host_suite)
 	dir=$KPMOD_CACHE/rootfs/debian-$suite-$darch
 	ROOTFS_IMG=$dir/root.ext4
@@ -41,16 +46,32 @@ fetch_rootfs() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	tmp=$dir/tree
-	debootstrap --variant=minbase --arch="$darch" --include="${ROOTFS_PKGS// /,}" \
+	debootstrap ${foreign:+--foreign} --variant=minbase --arch="$darch" \
+		--include="${ROOTFS_PKGS// /,}" \
 		"$suite" "$tmp" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$dir/debootstrap.log" >&2; die "debootstrap failed (log: $dir/debootstrap.log)"; }
-	rm -rf "$tmp"/var/cache/apt/archives/*.deb "$tmp"/var/lib/apt/lists/*_Packages
+	[ -n "$foreign" ] ||
+		rm -rf "$tmp"/var/cache/apt/archives/*.deb "$tmp"/var/lib/apt/lists/*_Packages
 	echo kpmod-guest >"$tmp/etc/hostname"
-	# The image: what the tree holds and a quarter more, in MiB.
+	# The image: what the tree holds and a quarter more, in MiB; a foreign
+	# tree still holds its packages packed, and unpacks them in the guest
+	# (about three times their size).
 	size=$(du -sm "$tmp" | cut -f1)
-	mkfs.ext4 -q -F -L debian -d "$tmp" "$ROOTFS_IMG.new" "$((size + size / 4 + 64))M" ||
+	size=$((size + size / 4 + 64))
+	[ -z "$foreign" ] || size=$((size * 4))
+	mkfs.ext4 -q -F -L debian -d "$tmp" "$ROOTFS_IMG.new" "${size}M" ||
 		die "mkfs.ext4 of the root file system failed"
 	rm -rf "$tmp"
+	if [ -n "$foreign" ]; then
+		# $here: tests/vm, as tests/vm/run sets it.
+		log "debootstrap's second stage in an $arch guest (kernel $kernel)"
+		"$here/run" --arch "$arch" --kernel "$kernel" --rootfs-image "$ROOTFS_IMG.new" \
+			--script "$here/lib/rootfs-second-stage.sh" --timeout 5400 >"$dir/second-stage.log" 2>&1 ||
+			{ tail -n 30 "$dir/second-stage.log" >&2; die "debootstrap's second stage failed (log: $dir/second-stage.log)"; }
+		# The guest left it read-only and synced: it must check clean.
+		e2fsck -fn "$ROOTFS_IMG.new" >"$dir/e2fsck.log" 2>&1 ||
+			die "the root file system after the second stage does not check clean (log: $dir/e2fsck.log)"
+	fi
 	mv "$ROOTFS_IMG.new" "$ROOTFS_IMG"
 	echo "$ROOTFS_PKGS" >"$dir/packages"
 }

@@ -55,7 +55,7 @@ fetch_rootfs() {
 	echo kpmod-guest >"$tmp/etc/hostname"
 	# The image: what the tree holds and a quarter more, in MiB; a foreign
 	# tree still holds its packages packed, and unpacks them in the guest
-	# (about three times their size).
+	# (about three times their size): four times the tree.
 	size=$(du -sm "$tmp" | cut -f1)
 	size=$((size + size / 4 + 64))
 	[ -z "$foreign" ] || size=$((size * 4))

@@ -50,10 +50,14 @@ settle() {
 # bpftrace, where the guest has the Debian root file system (tests/vm/run
 # --rootfs debian): bt_on PROGRAM starts it and returns once it is
 # attached, that is once it has said "Attaching" and sleeps in epoll_wait
-# (where it stays: the programs print nothing); bt_off stops it.
+# (where it stays: the programs print nothing); bt_off stops it.  The
+# readiness check also calls each function the programs probe once:
+# bpftrace_stop re-runs it to wake a bpftrace that missed its SIGINT,
+# which only an event does.
 have_bt() { [ -n "${KPMOD_ROOTFS:-}" ] && [ -x "$KPMOD_ROOTFS/usr/bin/bpftrace" ]; }
 bt_on() {
-	bpftrace_start "$1" 'grep -q "^Attaching" /tmp/bt.out &&
+	bpftrace_start "$1" 'kpmod-work getppid 1 >/dev/null; kpmod-work open /etc/passwd 1 >/dev/null
+		kpmod-work getpgid 1 >/dev/null; grep -q "^Attaching" /tmp/bt.out &&
 		[ "$(cat "/proc/$DEBIAN_PID/wchan" 2>/dev/null)" = do_epoll_wait ]'
 }
 bt_off() {
@@ -94,6 +98,7 @@ per_hit() {
 	label=$1 func=$2
 	shift 2
 	i=0
+	: >/tmp/per_hit.rows
 	while [ $i -lt $REPS ]; do
 		none=$(ns_per_call "$@")
 
@@ -117,9 +122,9 @@ per_hit() {
 			[ -n "$bt" ] || fail "per_hit $label: no bpftrace measurement"
 		fi
 
-		echo "$none $kpe $kpm $flo $bt"
+		echo "$none $kpe $kpm $flo $bt" >>/tmp/per_hit.rows
 		i=$((i + 1))
-	done >/tmp/per_hit.rows
+	done
 	sed "s/^/# $label: /" /tmp/per_hit.rows
 	awk -v l="$label" -v t="${TAG:-hit}" '
 		NR == 1 { n = $1; e = $2; k = $3; f = $4; b = $5 }
@@ -173,6 +178,7 @@ per_hit_hist() {
 	shift
 	def='p:kprobes/bench find_task_by_vpid nr=$arg1:s32'
 	i=0
+	: >/tmp/per_hit.rows
 	while [ $i -lt $REPS ]; do
 		none=$(ns_per_call "$@")
 
@@ -221,9 +227,9 @@ per_hit_hist() {
 			[ -n "$bh" ] || fail "per_hit_hist $label: no bpftrace measurement"
 		fi
 
-		echo "$none $kh $mh $ms $mr $mf $bh"
+		echo "$none $kh $mh $ms $mr $mf $bh" >>/tmp/per_hit.rows
 		i=$((i + 1))
-	done >/tmp/per_hit.rows
+	done
 	sed "s/^/# $label: /" /tmp/per_hit.rows
 	awk -v l="$label" '
 		NR == 1 { n = $1; h = $2; m = $3; s = $4; r = $5; f = $6; b = $7 }

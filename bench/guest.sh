@@ -11,7 +11,7 @@ N=${KPMOD_BENCH_N:-200000}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 DRAIN=${KPMOD_BENCH_DRAIN:-500000}
 REPS=${KPMOD_BENCH_REPS:-7}
-# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,lat,one,cpus
+# Which parts run: KPMOD_BENCH_PARTS=hit,parts,hist,drain,profile,hitprof,scale,ctlprof,lat,one,cpus
 # (the default: hit,hist,drain,scale).
 PARTS=",${KPMOD_BENCH_PARTS:-hit,hist,drain,scale},"
 part() { case "$PARTS" in *",$1,"*) return 0 ;; esac; return 1; }
@@ -351,11 +351,11 @@ fi
 # the guest has none), rounds as per_hit's; and the control plane: 1,000
 # definitions added from one file, enabled and disabled all at once, and
 # deleted, by kpmod and by kprobe_events.
-if part scale; then
-	# As per_hit's rounds: overwrite mode (the drain parts leave discard).
-	kpmod buffer --mode overwrite --size 4M >/dev/null
-	# Functions both take: unique names (kpmod funcs) that ftrace can
-	# trace (kprobe_events refuses the others).
+# scale_defs: /tmp/scale.defs, 1,000 definitions on networking functions
+# both tracers take: unique names (kpmod funcs) that ftrace can trace
+# (kprobe_events refuses the others).
+scale_defs() {
+	[ ! -s /tmp/scale.defs ] || return 0
 	kpmod funcs | grep -E '^(tcp|udp|inet|ip|ip6|ipv6|raw|icmp|arp|neigh|fib|xfrm)_[a-z0-9_]+$' |
 		sort >/tmp/scale.kpmod
 	sort -u "$T/available_filter_functions" | grep -Fx -f /tmp/scale.kpmod |
@@ -363,6 +363,11 @@ if part scale; then
 	nf=$(wc -l </tmp/scale.funcs)
 	[ "$nf" -eq 1000 ] || fail "scale: only $nf networking functions to probe"
 	awk '{ printf "p:scale/s%d %s\n", NR, $1 }' /tmp/scale.funcs >/tmp/scale.defs
+}
+if part scale; then
+	# As per_hit's rounds: overwrite mode (the drain parts leave discard).
+	kpmod buffer --mode overwrite --size 4M >/dev/null
+	scale_defs
 	t0=$(kpmod-work now)
 	kpmod add -f /tmp/scale.defs >/dev/null || fail "kpmod add -f: 1,000 probes"
 	t1=$(kpmod-work now)
@@ -421,6 +426,48 @@ if part scale; then
 			if (NR == 0) exit 1
 			printf "BENCH|scale|%.0f|%.0f|%.0f|%.2f|%.2f\n", m[2] - m[1], m[4] - m[3], m[6] - m[5], (m[4] - m[3]) / (m[2] - m[1]), (m[6] - m[5]) / (m[2] - m[1])
 		}' /tmp/scale.rows || fail "scale: no measurement"
+fi
+
+# Profile of the control plane's add: where adding the 1,000 probes above
+# from one file goes.  Debian's perf samples every CPU (cpu-clock, 2,000
+# a second of guest time) from just before the add to just after it; the
+# add is kpmod itself run from /tmp (bound into the root file system, so
+# perf finds its symbols), after an add and delete of one of the probes
+# (what the CLI caches per boot is in place, as for the bench's add).
+# Prints the share of each command and object (the CLI's own code, the
+# kernel working for it, the rest), and the busiest symbols.
+if part ctlprof && have_bt && [ -x "$KPMOD_ROOTFS/usr/bin/perf" ]; then
+	scale_defs
+	cp /usr/bin/kpmod /tmp/kpmod
+	head -n 1 /tmp/scale.defs >/tmp/scale.one
+	/tmp/kpmod add -f /tmp/scale.one >/dev/null && kpmod del 'scale/*' || fail "kpmod add: one probe"
+	settle
+	debian_bg /tmp/perf.err perf record -q -a -F 2000 -e cpu-clock -o /tmp/perf.data
+	perf_pid=$DEBIAN_PID
+	j=0
+	until [ -s /tmp/perf.data ] || [ $j -ge 300 ]; do
+		sleep 0.1
+		j=$((j + 1))
+	done
+	[ -s /tmp/perf.data ] || { cat /tmp/perf.err; fail "perf record did not start"; }
+	sleep 1
+	/tmp/kpmod add -f /tmp/scale.defs >/dev/null || fail "kpmod add -f: 1,000 probes, profiled"
+	kill -INT $perf_pid
+	# perf record ends by raising the signal that stopped it again.
+	rc=0
+	wait $perf_pid || rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 130 ] || { cat /tmp/perf.err; fail "perf record of kpmod add: exit $rc"; }
+	kpmod del 'scale/*' || fail "kpmod del"
+	settle
+	{
+		in_debian perf report -i /tmp/perf.data --no-children --sort comm,dso --stdio 2>/dev/null |
+			awk '$1 ~ /%$/ && n < 6 { sub(/%$/, "", $1); printf "BENCH|cprof|who|%s|%s|%s\n", $1, $2, $3; n++ }'
+		in_debian perf report -i /tmp/perf.data --no-children --comm kpmod --sort dso,sym --stdio 2>/dev/null |
+			awk '$1 ~ /%$/ && n < 15 { sub(/%$/, "", $1); s = $4; for (i = 5; i <= NF; i++) s = s " " $i; printf "BENCH|cprof|sym|%s|%s|%s\n", $1, $2, s; n++ }'
+	} >/tmp/cprof.rows
+	cat /tmp/cprof.rows
+	grep -q '^BENCH|cprof|sym|' /tmp/cprof.rows || fail "perf report of kpmod add: no samples"
+	rm -f /tmp/perf.data /tmp/kpmod /tmp/scale.one /tmp/cprof.rows
 fi
 # Control-plane latency: each command's time (guest ms, KPMOD_BENCH_LAT
 # rounds of add, enable, status, list, disable, del on a probe of its

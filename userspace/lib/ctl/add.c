@@ -138,7 +138,11 @@ int kp_defs_push(struct kp_defs *d, const char *line, const char *src,
 		return -ENOMEM;
 	}
 	d->items = grown;
-	d->items[d->n] = (struct kp_def_item){ .text = copy, .src = src, .line = lineno };
+	/* Its def is the parser's to fill (kp_def_parser_parse()). */
+	d->items[d->n].text = copy;
+	d->items[d->n].src = src;
+	d->items[d->n].line = lineno;
+	d->items[d->n].op = KP_DEF_ADD;
 	d->n++;
 	return 0;
 }
@@ -182,21 +186,22 @@ static unsigned int kp_pos_of_symbol(const char *text)
  * in front when it came from a file, and when the symbol is unknown and
  * kallsyms was read, the nearest names.
  */
-static void kp_report_parse_err(const struct kp_def_item *it, const struct kp_parse_err *pe,
+static void kp_report_parse_err(const char *text, const char *src, unsigned int line,
+				const struct kp_probe_def *def, const struct kp_parse_err *pe,
 				const struct kp_lazy_ksyms *lk)
 {
 	static const char unknown[] = "Unknown symbol: ";
 	char where[PATH_MAX + 16], near[512];
 	const char *name = NULL, *types = NULL;
 
-	if (it->src)
-		snprintf(where, sizeof(where), "%s:%u", it->src, it->line);
-	kp_format_parse_err_at(stderr, it->src ? where : NULL, it->text, pe);
+	if (src)
+		snprintf(where, sizeof(where), "%s:%u", src, line);
+	kp_format_parse_err_at(stderr, src ? where : NULL, text, pe);
 	if (lk->state != 1)
 		return;
 	/* A probed function is text; @SYM may be any symbol. */
-	if (pe->code == KP_E_BAD_PROBE_ADDR && it->def.symbol[0] && !it->def.module[0]) {
-		name = it->def.symbol;
+	if (pe->code == KP_E_BAD_PROBE_ADDR && def->symbol[0] && !def->module[0]) {
+		name = def->symbol;
 		types = "tT";
 	} else if (pe->code == KP_E_UNKNOWN_SYMBOL &&
 		   !strncmp(pe->msg, unknown, sizeof(unknown) - 1)) {
@@ -373,7 +378,7 @@ static int kp_recheck_symbol(struct kp_def_parser *dp, const struct kp_def_item 
 		return 0;
 	kp_parse_set_err(&pe, r == KP_RESOLVE_MULTI ? KP_E_NON_UNIQ_SYMBOL : KP_E_BAD_PROBE_ADDR,
 			 kp_pos_of_symbol(it->text), NULL);
-	kp_report_parse_err(it, &pe, &dp->lk);
+	kp_report_parse_err(it->text, it->src, it->line, &it->def, &pe, &dp->lk);
 	return KP_EXIT_DEF_BASE + pe.code;
 }
 
@@ -566,13 +571,11 @@ int kp_def_parser_for_module(const char *cmd, const struct kp_status *st, const 
 int kp_def_parser_parse(struct kp_def_parser *dp, const char *text, const char *src,
 			unsigned int line, enum kp_def_op *op, struct kp_probe_def *def)
 {
-	struct kp_def_item it = { .text = (char *)text, .src = src, .line = line };
 	struct kp_parse_err pe;
 
 	if (!kp_parse_def_btf(text, dp->arch, dp->resolve, &dp->lk, dp->btf, op, def, &pe))
 		return 0;
-	it.def = *def;
-	kp_report_parse_err(&it, &pe, &dp->lk);
+	kp_report_parse_err(text, src, line, def, &pe, &dp->lk);
 	return KP_EXIT_DEF_BASE + pe.code;
 }
 

@@ -54,6 +54,15 @@ note "7 errors, 7 exit codes:$codes"
 expect_rc 0 kpmod status
 expect_grep "^probes:  3 registered"
 
+# The most arguments a probe takes (128, MAX_TRACE_ARGS): a request larger
+# than the page the CLI first gives one (lib/nl/nl.c), sent whole.
+A128=$(i=0; while [ $i -lt 128 ]; do printf ' a%d=$arg1' $i; i=$((i + 1)); done)
+expect_rc 0 kpmod add "p:kprobes/wide vfs_read$A128"
+kpmod list | grep -qxF "p:kprobes/wide vfs_read$A128" || fail "the 128 arguments not listed as given"
+expect_rc 0 kpmod format wide
+expect_grep 'field:[a-z0-9_ ]* a127;'
+expect_rc 0 kpmod del wide
+
 # All or none: the second definition fails, the first is taken back.
 kpmod add 'p:first vfs_write' 'p:second no_such_function_kpmod' 2>/dev/null && fail "bad batch accepted"
 kpmod list | grep -q first && fail "half of a failed add stayed"

@@ -169,24 +169,37 @@ static int kp_nl_request(struct kp_nl *nl, uint8_t cmd, int dump, kp_nl_fill_fn 
 	int ret;
 
 	memset(e, 0, sizeof(*e));
-	/* Room for the largest request: 1024 selectors of the longest names. */
-	msg = nlmsg_alloc_size(KP_NL_MSG_MAX);
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	/*
+	 * A page first; a request that does not fit is filled again with
+	 * room for the largest (1024 selectors of the longest names, 152
+	 * KiB).  Not that room every time: calloc() zeroes it, and for a
+	 * thousand adds, a request each, that was 5 % of adding them.
+	 */
+	msg = nlmsg_alloc_size(KP_NL_MSG_FIRST);
 	if (!msg || !cb) {
 		ret = -NLE_NOMEM;
 		goto out;
 	}
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
-			 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
-			 cmd, KPMOD_GENL_VERSION)) {
-		ret = -NLE_NOMEM;
-		goto out;
-	}
-	if (fill) {
-		ret = fill(msg, arg);
-		if (ret < 0)
+	for (;;) {
+		if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+				 NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0),
+				 cmd, KPMOD_GENL_VERSION)) {
+			ret = -NLE_NOMEM;
 			goto out;
+		}
+		ret = fill ? fill(msg, arg) : 0;
+		if (ret != -NLE_NOMEM || nlmsg_get_max_size(msg) >= KP_NL_MSG_MAX)
+			break;
+		nlmsg_free(msg);
+		msg = nlmsg_alloc_size(KP_NL_MSG_MAX);
+		if (!msg) {
+			ret = -NLE_NOMEM;
+			goto out;
+		}
 	}
+	if (ret < 0)
+		goto out;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, kp_on_valid, &call);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, kp_on_done, &call);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, kp_on_done, &call);

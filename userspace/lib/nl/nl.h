@@ -17,10 +17,12 @@ struct kp_nl {
 
 /*
  * The largest request the CLI builds: KPMOD_MAX_SELECTORS selectors of two
- * names of KPMOD_MAX_NAME_LEN, with their attribute headers (about 140 KiB,
- * within the socket's default send buffer).
+ * names of KPMOD_MAX_NAME_LEN, with their attribute headers (152 KiB, within
+ * the socket's default send buffer).
  */
 #define KP_NL_MSG_MAX	(4096 + KPMOD_MAX_SELECTORS * (3 * 4 + 2 * (KPMOD_MAX_NAME_LEN + 4)))
+/* What a request is first given room for (kp_nl_request()). */
+#define KP_NL_MSG_FIRST	4096
 
 /* Adds a request's attributes; returns 0 or a negative libnl error. */
 typedef int (*kp_nl_fill_fn)(struct nl_msg *msg, void *arg);

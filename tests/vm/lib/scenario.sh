@@ -78,13 +78,19 @@ bpftrace_stop() {
 	kill -INT "$DEBIAN_PID"
 	# bpftrace 0.17 can miss a SIGINT that comes between its check of
 	# the flag its handler sets and its wait for events (seen here: 2
-	# runs in about 8 of 72-share, for ever in epoll_wait); every 2 s the READY
-	# command makes an event, which ends that wait.  Bounded: a bpftrace
-	# still there after 60 s shows where it waits and fails.
+	# runs in about 8 of 72-share, for ever in epoll_wait); every 2 s,
+	# if it still waits there, it gets another SIGINT, which interrupts
+	# that wait (only there: once out of its loop, bpftrace lets a
+	# SIGINT kill it), and the READY command runs again (an event ends
+	# the wait too, where the program prints; one that only fills maps
+	# makes none).  Bounded: a bpftrace still there after 60 s shows
+	# where it waits and fails.
 	_i=0
 	while kill -0 "$DEBIAN_PID" 2>/dev/null && [ "$(awk '/^State:/ { print $2 }' /proc/"$DEBIAN_PID"/status 2>/dev/null)" != Z ]; do
 		if [ $((_i % 20)) -eq 19 ]; then
-			[ $_i -ne 19 ] || note "bpftrace still running 2 s after SIGINT: woken by an event"
+			[ $_i -ne 19 ] || note "bpftrace still running 2 s after SIGINT"
+			[ "$(cat /proc/"$DEBIAN_PID"/wchan 2>/dev/null)" != do_epoll_wait ] ||
+				kill -INT "$DEBIAN_PID" 2>/dev/null || :
 			eval "$BT_READY" >/dev/null 2>&1 || :
 		fi
 		if [ $_i -ge 600 ]; then

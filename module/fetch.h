@@ -104,10 +104,31 @@ static inline bool kpmod_reads_user(bool user, unsigned long addr)
 			addr < TASK_SIZE);
 }
 
+/*
+ * x86_64: whether @addr is canonical for the paging in use.  Reading one
+ * that is not takes a #GP, whose fixup in copy_from_kernel_nofault()
+ * WARNs (a lost machine under panic_on_warn); the kernel's own check of
+ * the address goes by the CPU's address width, which a CPU with 5-level
+ * paging gives as 57 bits while the kernel runs 4-level (no5lvl, or a
+ * kernel built without 5-level paging).
+ */
+static inline bool kpmod_kernel_addr_ok(unsigned long addr)
+{
+#ifdef CONFIG_X86_64
+	unsigned int shift = 63 - __VIRTUAL_MASK_SHIFT;
+
+	return (unsigned long)((long)(addr << shift) >> shift) == addr;
+#else
+	return true;
+#endif
+}
+
 static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
 {
 	if (kpmod_reads_user(user, addr))
 		return copy_from_user_nofault(dst, (const void __user *)addr, size);
+	if (!kpmod_kernel_addr_ok(addr) || !kpmod_kernel_addr_ok(addr + size - 1))
+		return -ERANGE;
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
 

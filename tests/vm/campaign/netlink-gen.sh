@@ -8,7 +8,7 @@
 . "$KPMOD_LIB"
 load_kpmod
 n=${KPMOD_NLGEN_COUNT:-20000}
-seed=$(date +%s)
+seed=${KPMOD_NLGEN_SEED:-$(date +%s)}	# the seed of a run to replay
 note "seed $seed, $n requests"
 expect_rc 0 kpmod-nlfuzz gen "$n" "$seed"
 expect_rc 0 kpmod status

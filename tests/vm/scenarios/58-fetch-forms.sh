@@ -4,9 +4,11 @@
 . "$KPMOD_LIB"
 load_kpmod
 # RA: where the return address is at function entry.
+# SEEK: lseek's syscall entry and where its offset is (the second
+# register in the pt_regs it is given).
 case "$KPMOD_ARCH" in
-x86_64) A1=%di A2=%si RA='+0(%sp)' ;;
-arm64) A1=%x0 A2=%x1 RA=%x30 ;;
+x86_64) A1=%di A2=%si RA='+0(%sp)' SEEK='__x64_sys_lseek +0x68($arg1)' ;;
+arm64) A1=%x0 A2=%x1 RA=%x30 SEEK='__arm64_sys_lseek +8($arg1)' ;;
 esac
 # Data symbols are in kallsyms only with CONFIG_KALLSYMS_ALL (not on
 # Debian's arm64 5.10 and 6.1).
@@ -36,6 +38,21 @@ grep ': rd: ' /tmp/w.txt | grep -q 'ret=[a-z_0-9]*+0x[0-9a-f]*/0x[0-9a-f]* rs="[
 	fail "rd: symbol/symstr not symbolized"
 grep ': rd: ' /tmp/w.txt | grep -q 'f1=(fault) f2=(fault)$' || fail "rd: faults not recorded"
 grep ': pg: ' /tmp/w.txt | grep -q 'nr=424242 ' || fail "pg: wrong nr"
+expect_rc 0 kpmod disable all
+expect_rc 0 kpmod clear
+
+# A kernel read at addresses a caller chooses (lseek's offset): one that is
+# canonical only for 5-level paging, above 4-level's user space (a fault,
+# never a #GP, where an LA57 CPU runs the kernel 4-level: the debug
+# guest), and one canonical for neither.
+expect_rc 0 kpmod add --enable "p:kf/seek ${SEEK% *} x=+0(${SEEK#* }):x64"
+seek() {
+	kpmod-work seekread /etc/passwd 0x00884cf30000000e 1 || :
+	kpmod-work seekread /etc/passwd 0x4000000000000000 1 || :
+}
+capture_trace /tmp/t.txt -- seek
+grep ': seek: ' /tmp/t.txt
+[ "$(grep -c ' kpmod-work-.*: seek: .*x=(fault)$' /tmp/t.txt)" -ge 2 ] || fail "seek: the two reads not recorded as faults"
 expect_rc 0 kpmod disable all
 expect_rc 0 kpmod clear
 unload_kpmod

@@ -77,28 +77,14 @@ static inline void kpmod_vma_clear_maywrite(struct vm_area_struct *vma)
 #endif
 
 /*
- * strncpy_from_user_nofault(), which modules cannot call: strncpy_from_user()
- * with page faults off.  Until 5.18 an arch could still have set_fs()
- * (arm64 on 5.10), and a return handler runs with the address limit the
- * probed function returned with: as that function does there, user
- * accesses are forced to USER_DS (strncpy_from_user() then refuses a
- * kernel address itself).
+ * Where user space ends for a read of a user string: arm64 on 5.10 (set_fs)
+ * has only the address limit, not a constant.
  */
-static inline long kpmod_strncpy_user_nofault(char *dst, unsigned long addr, long n)
-{
-#ifdef KPMOD_HAVE_FORCE_UACCESS
-	mm_segment_t old_fs = force_uaccess_begin();
+#ifdef TASK_SIZE_MAX
+#define KPMOD_USER_TOP		TASK_SIZE_MAX
+#else
+#define KPMOD_USER_TOP		user_addr_max()
 #endif
-	long len;
-
-	pagefault_disable();
-	len = strncpy_from_user(dst, (const char __user *)addr, n);
-	pagefault_enable();
-#ifdef KPMOD_HAVE_FORCE_UACCESS
-	force_uaccess_end(old_fs);
-#endif
-	return len;
-}
 
 /*
  * 6.13 gave a consumer's handler and ret_handler a last argument, the

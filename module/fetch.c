@@ -7,10 +7,18 @@
  * but never the memory it reads: every read is *_nofault.
  */
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+/* 6.12 moved it from asm/ to linux/. */
+#ifdef KPMOD_HAVE_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+#include <asm/word-at-a-time.h>
 
 #include "compat.h"
 #include "fetch.h"
@@ -357,22 +365,102 @@ static u64 kpmod_apply_bf(const struct kpmod_fetch_insn *bf, u64 v)
 }
 
 /*
- * A user string is read as strncpy_from_user_nofault() reads it
- * (kpmod_strncpy_user_nofault(), compat.h): a word at a time up to the
- * NUL, falling back to bytes where a word would fault; the bytes after the
- * NUL in its last word are written as zeros.  Its destination is a buffer
- * on the stack: on the task's stack hardened usercopy's object check
- * stops there; on an interrupt stack (vmapped) it would look up the vmap
- * area, under a lock, were page faults not disabled (kernels since 6.1
- * skip that lookup then; 5.10 makes none).  Only where the current mm is
- * the task's: not in an NMI, not in a kernel thread (an interrupt there
- * runs on whatever user mm is lazily loaded), which copy_from_user_nofault()
- * refuses with nmi_uaccess_okay() (not exported); there the chunked copy
- * below runs, and faults as that does.
+ * A user string is read as strncpy_from_user_nofault() reads it, a word at
+ * a time up to the NUL (kpmod_copy_user_string()), only where the current
+ * mm is the task's: not in an NMI, not in a kernel thread (an interrupt
+ * there runs on whatever user mm is lazily loaded), which
+ * copy_from_user_nofault() refuses with nmi_uaccess_okay() (not
+ * exported); there the chunked copy below runs, and faults as that does.
  */
 static bool kpmod_user_string(bool user, unsigned long addr)
 {
 	return kpmod_reads_user(user, addr) && !in_nmi() && current->mm;
+}
+
+/*
+ * A user string straight into @dst as the kernel's strncpy_from_user()
+ * reads one (a word at a time up to the NUL, bytes on from where a word
+ * would fault, never past the top of user space), with page faults off:
+ * at most @room bytes, NUL included.  Returns the length with the NUL,
+ * @room when cut (its last byte then the NUL), or -EFAULT, then with
+ * nothing left written.  The bytes
+ * after the NUL in its last word are written as zeros: only the string's
+ * own bytes reach @dst.  Not through strncpy_from_user() itself, which
+ * checks its destination as hardened usercopy does: on a ring's mapped
+ * pages that is a vmap area lookup, under a lock on some kernels, from a
+ * probe handler; kpmod bounds @dst itself.
+ */
+static long kpmod_copy_user_string(char *dst, unsigned long addr, long room)
+{
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	const char __user *src = (const char __user *)addr;
+	unsigned long top = untagged_addr(addr);
+#ifdef KPMOD_HAVE_FORCE_UACCESS
+	/*
+	 * Until 5.18 an arch could still have set_fs() (arm64 on 5.10), and a
+	 * return handler runs with the address limit the probed function
+	 * returned with: as that function does there, user accesses are
+	 * forced to USER_DS.
+	 */
+	mm_segment_t old_fs;
+#endif
+	unsigned long max;
+	long res = 0, written = 0;
+	char c;
+
+#ifdef KPMOD_HAVE_FORCE_UACCESS
+	old_fs = force_uaccess_begin();
+#endif
+	if (top >= KPMOD_USER_TOP) {
+		res = -EFAULT;
+		goto out_fs;
+	}
+	max = min_t(unsigned long, room, KPMOD_USER_TOP - top);
+	pagefault_disable();
+	if (!user_read_access_begin(src, max)) {
+		res = -EFAULT;
+		goto out;
+	}
+	while (max - res >= sizeof(unsigned long)) {
+		unsigned long w, bits;
+
+		unsafe_get_user(w, (const unsigned long __user *)(src + res), bytes);
+		if (has_zero(w, &bits, &zero)) {
+			bits = create_zero_mask(prep_zero_mask(w, bits, &zero));
+			put_unaligned(w & zero_bytemask(bits), (unsigned long *)(dst + res));
+			res += find_zero(bits) + 1;
+			goto done;
+		}
+		put_unaligned(w, (unsigned long *)(dst + res));
+		res += sizeof(unsigned long);
+	}
+bytes:
+	while (res < max) {
+		unsafe_get_user(c, src + res, fault);
+		dst[res++] = c;
+		if (!c)
+			goto done;
+	}
+	/* No NUL: cut at @room, or a fault where user space ends first. */
+	if (max < (unsigned long)room)
+		goto fault;
+	dst[room - 1] = '\0';
+done:
+	user_read_access_end();
+out:
+	pagefault_enable();
+out_fs:
+#ifdef KPMOD_HAVE_FORCE_UACCESS
+	force_uaccess_end(old_fs);
+#endif
+	/* Not part of any record: leave nothing of it behind. */
+	if (written)
+		memset(dst, 0, written);
+	return res;
+fault:
+	written = res;
+	res = -EFAULT;
+	goto done;
 }
 
 /* Bytes read at a time: never across a page, so a fault is the string's own. */
@@ -380,37 +468,29 @@ static bool kpmod_user_string(bool user, unsigned long addr)
 
 /*
  * Copies a NUL-terminated string of at most @room bytes (NUL included, cut
- * to fit) to @dst; returns its length with the NUL, or -EFAULT.  Modules
- * get no strncpy_*_nofault, so it is read in chunks that never cross a
- * page, through a buffer on the stack: only the string's own bytes reach
- * @dst (a mapped ring), never what follows it in memory ($comm is 16
- * bytes inside task_struct, whose next fields are kernel pointers).
+ * to fit) to @dst; returns its length with the NUL, or -EFAULT.  Except a
+ * user string where it can be read word-wise, it is read in chunks that
+ * never cross a page, through a buffer on the stack: only the string's own
+ * bytes reach @dst (a mapped ring), never what follows it in memory ($comm
+ * is 16 bytes inside task_struct, whose next fields are kernel pointers).
  */
 static long kpmod_copy_string(bool user, char *dst, unsigned long addr, long room)
 {
-	bool word_wise = kpmod_user_string(user, addr);
 	/* Not zeroed first (INIT_STACK_ALL_ZERO): only bytes read are copied out. */
 	char chunk[KPMOD_STRING_CHUNK] __uninitialized;
 	long done = 0;
 
+	if (kpmod_user_string(user, addr))
+		return kpmod_copy_user_string(dst, addr, room);
 	while (done < room) {
 		long n = min_t(long, room - done,
 			       PAGE_SIZE - ((addr + done) & ~PAGE_MASK));
 		const char *nul;
 
 		n = min_t(long, n, sizeof(chunk));
-		if (word_wise) {
-			/* Reads up to the NUL only, a word at a time. */
-			long len = kpmod_strncpy_user_nofault(chunk, addr + done, n);
-
-			if (len < 0)
-				goto fault;
-			nul = len < n ? chunk + len : NULL;
-		} else {
-			if (kpmod_read(user, chunk, addr + done, n))
-				goto fault;
-			nul = memchr(chunk, '\0', n);
-		}
+		if (kpmod_read(user, chunk, addr + done, n))
+			goto fault;
+		nul = memchr(chunk, '\0', n);
 		if (nul) {
 			memcpy(dst + done, chunk, nul - chunk + 1);
 			return done + (nul - chunk) + 1;
@@ -466,6 +546,18 @@ static void kpmod_fetch_strings(const struct kpmod_arg *arg, unsigned long lval,
 			continue;
 		kpmod_fetch_string(user, addr + st->imm, &locs[i], ctx);
 	}
+}
+
+void kpmod_fetch_str(const struct kpmod_arg *arg, unsigned int index,
+		     struct kpmod_fetch_ctx *ctx)
+{
+	unsigned long val = ((const unsigned long *)ctx->regs)[arg->base_word];
+	const struct kpmod_fetch_insn *st = &arg->prog[arg->store];
+
+	if (kpmod_fetch_derefs(arg, &val) ||
+	    kpmod_fetch_string(st->op == KPMOD_FOP_ST_USTRING, val + st->imm,
+			       (u32 *)(ctx->slots + arg->offset), ctx))
+		ctx->faults[index / 8] |= 1 << (index % 8);
 }
 
 void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,

@@ -8,6 +8,9 @@
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <uapi/kpmod.h>
+#ifdef CONFIG_X86_64
+#include <asm/vsyscall.h>
+#endif
 
 struct kpmod_arg {
 	char name[KPMOD_MAX_ARG_NAME_LEN];
@@ -40,6 +43,7 @@ enum kpmod_fetch_path {
 	KPMOD_FETCH_PROGRAM,	/* kpmod_fetch_run() */
 	KPMOD_FETCH_REG,	/* a register stored as it is: kpmod_fetch_reg() */
 	KPMOD_FETCH_MEM,	/* a register or $stack, reads, one scalar: kpmod_fetch_mem() */
+	KPMOD_FETCH_STR,	/* a register or $stack, reads, one string: kpmod_fetch_str() */
 };
 
 /* Where a handler writes one record's arguments. */
@@ -105,22 +109,84 @@ static inline bool kpmod_reads_user(bool user, unsigned long addr)
 }
 
 /*
- * x86_64: whether @addr is canonical for the paging in use.  Reading one
- * that is not takes a #GP, whose fixup in copy_from_kernel_nofault()
- * WARNs (a lost machine under panic_on_warn); the kernel's own check of
- * the address goes by the CPU's address width, which a CPU with 5-level
- * paging gives as 57 bits while the kernel runs 4-level (no5lvl, or a
- * kernel built without 5-level paging).
+ * x86_64: whether a kernel read may touch @addr: canonical for the paging
+ * in use, and not the vsyscall page.  Reading a non-canonical address
+ * takes a #GP, whose fixup in copy_from_kernel_nofault() WARNs (a lost
+ * machine under panic_on_warn); the kernel's own check of the address
+ * goes by the CPU's address width, which a CPU with 5-level paging gives
+ * as 57 bits while the kernel runs 4-level (no5lvl, or a kernel built
+ * without 5-level paging).  A kernel-mode fault on the vsyscall page is
+ * not fixed up on some kernels (an oops), and the kernel's own check of
+ * it, where there is one, looks at the first byte only.
  */
 static inline bool kpmod_kernel_addr_ok(unsigned long addr)
 {
 #ifdef CONFIG_X86_64
 	unsigned int shift = 63 - __VIRTUAL_MASK_SHIFT;
 
-	return (unsigned long)((long)(addr << shift) >> shift) == addr;
+	return (unsigned long)((long)(addr << shift) >> shift) == addr &&
+	       (addr & PAGE_MASK) != VSYSCALL_ADDR;
 #else
 	return true;
 #endif
+}
+
+/*
+ * Whether copy_from_kernel_nofault() would surely let a read at @addr
+ * (checked by kpmod_kernel_addr_ok()) through to its loads: on x86_64 one
+ * above the user range and its guard page; arm64's check lets every
+ * address through.
+ */
+static inline bool kpmod_kernel_read_plain(unsigned long addr)
+{
+#if defined(CONFIG_X86_64)
+	return addr >= TASK_SIZE_MAX + PAGE_SIZE;
+#elif defined(CONFIG_ARM64)
+	return true;
+#else
+	return false;
+#endif
+}
+
+/*
+ * A kernel read of 1, 2, 4 or 8 bytes done as copy_from_kernel_nofault()
+ * does it, page faults off and the arch's __get_kernel_nofault() (a load
+ * with an exception table entry), but inline: the call, its check and its
+ * copy loop were most of a dereference's cost.  Any other read, and any
+ * address the kernel's own check might refuse, is the kernel's to do.
+ */
+static __always_inline int kpmod_read_kernel(void *dst, unsigned long addr, size_t size)
+{
+#ifdef __get_kernel_nofault
+	if (kpmod_kernel_read_plain(addr)) {
+		const void *src = (const void *)addr;
+
+		pagefault_disable();
+		switch (size) {
+		case 1:
+			__get_kernel_nofault(dst, src, u8, fault);
+			break;
+		case 2:
+			__get_kernel_nofault(dst, src, u16, fault);
+			break;
+		case 4:
+			__get_kernel_nofault(dst, src, u32, fault);
+			break;
+		case 8:
+			__get_kernel_nofault(dst, src, u64, fault);
+			break;
+		default:
+			pagefault_enable();
+			return copy_from_kernel_nofault(dst, src, size);
+		}
+		pagefault_enable();
+		return 0;
+fault:
+		pagefault_enable();
+		return -EFAULT;
+	}
+#endif
+	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
 
 static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t size)
@@ -129,7 +195,7 @@ static inline int kpmod_read(bool user, void *dst, unsigned long addr, size_t si
 		return copy_from_user_nofault(dst, (const void __user *)addr, size);
 	if (!kpmod_kernel_addr_ok(addr) || !kpmod_kernel_addr_ok(addr + size - 1))
 		return -ERANGE;
-	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+	return kpmod_read_kernel(dst, addr, size);
 }
 
 /*
@@ -182,6 +248,13 @@ static inline void kpmod_fetch_mem(const struct kpmod_arg *arg, unsigned int ind
 	}
 	kpmod_fetch_put(ctx->slots + arg->offset, v, st->size);
 }
+
+/*
+ * The fast form of kpmod_fetch_run() for a register, $argN in one or
+ * $stack, then dereferences, then one string (KPMOD_FETCH_STR).
+ */
+void kpmod_fetch_str(const struct kpmod_arg *arg, unsigned int index,
+		     struct kpmod_fetch_ctx *ctx);
 
 /* Runs one argument's program into ctx; handler context, never faults. */
 void kpmod_fetch_run(const struct kpmod_arg *arg, unsigned int index,

@@ -64,7 +64,8 @@ void kpmod_probe_free(struct kpmod_probe *p)
 /*
  * How a handler fetches @a (enum kpmod_fetch_path).  A register or $argN
  * in one stored as it is, and a register, $argN in one or $stack followed
- * by reads of memory into one scalar with no bitfield, need no program.
+ * by reads of memory into one scalar with no bitfield or into one string,
+ * need no program.
  */
 static void kpmod_arg_choose_path(const struct kpmod_probe *p, struct kpmod_arg *a)
 {
@@ -87,6 +88,8 @@ static void kpmod_arg_choose_path(const struct kpmod_probe *p, struct kpmod_arg 
 		a->path = KPMOD_FETCH_REG;
 	else if (store == KPMOD_FOP_ST_MEM || store == KPMOD_FOP_ST_UMEM)
 		a->path = KPMOD_FETCH_MEM;
+	else if (store == KPMOD_FOP_ST_STRING || store == KPMOD_FOP_ST_USTRING)
+		a->path = KPMOD_FETCH_STR;
 }
 
 /* Slots in argument order, each aligned to its element size. */

@@ -75,6 +75,9 @@ expect_rc 0 kpmod enable 'kpo/*'
 workload() {
 	kpmod-work open /etc/passwd 5
 	kpmod-work open /nonexistent-kpmod 3
+	# User strings read a word at a time: paths ending where the next page
+	# is unmapped (every alignment of the last word), then one with no NUL.
+	kpmod-work edgeopen 17
 	kpmod-work read /etc/passwd 3
 	kpmod-work getpgid 5 424242
 	# A module load, when the harness built one (struct module's name is at 24).
@@ -156,6 +159,10 @@ paste -d '\n' /tmp/ftrace.n /tmp/kpmod.n | awk '
 	fail "kpmod and kprobe_events differ"
 }
 cat /tmp/cmp
+# The word-wise reads' edges were reached: edgeopen's 17-byte path, and the
+# one with no NUL before the unmapped page.
+grep -Eq ' ustr: .* path="rrrrrrrrrrrrrrrrr"( |$)' /tmp/kpmod.n || fail "no ustr event of edgeopen's 17-byte path"
+grep -Eq ' ustr: .* path=\(fault\)( |$)' /tmp/kpmod.n || fail "no ustr event of edgeopen's path without a NUL"
 sed 's/^[0-9]* //' /tmp/kpmod.n | awk '!seen[$1]++' | cut -c1-150
 note "$nk events of $ndefs definitions identical to kprobe_events, field by field"
 echo >"$T/kprobe_events"

@@ -11,6 +11,10 @@
  *   kpmod-work seekread PATH OFF COUNT  open(PATH), lseek to OFF, one
  *                                  read of COUNT bytes, close: what a probe
  *                                  on vfs_read must see is known
+ *   kpmod-work edgeopen N          open() of N paths that end at the end of
+ *                                  a page followed by an unmapped one:
+ *                                  "a", "ab", ... N bytes and their NUL,
+ *                                  then N bytes with no NUL (a fault)
  *   kpmod-work spin SECONDS        getppid() in a loop for SECONDS; prints "calls N"
  *   kpmod-work now                 prints CLOCK_MONOTONIC in nanoseconds
  *   kpmod-work time CMD ARGS...    runs CMD as above, then prints the mean
@@ -31,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -151,6 +156,26 @@ int main(int argc, char **argv)
 		    read(fd, buf, count) < 0)
 			return 1;
 		close(fd);
+	} else if (!strcmp(argv[1], "edgeopen")) {
+		long page = sysconf(_SC_PAGESIZE);
+		char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *end;
+
+		n = num(argv[2]);
+		if (map == MAP_FAILED || n < 1 || n >= page || munmap(map + page, page))
+			return 1;
+		end = map + page;
+		/* Each string's NUL is the page's last byte, then none at all. */
+		for (i = 1; i <= n + 1; i++) {
+			long len = i <= n ? i : n;
+			char *s = end - len - (i <= n);
+
+			memset(s, 'a' + (int)(i % 26), len);
+			if (i <= n)
+				end[-1] = '\0';
+			open(s, O_RDONLY);
+		}
 	} else if (!strcmp(argv[1], "spin")) {
 		time_t end = time(NULL) + num(argv[2]);
 
@@ -168,6 +193,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | seekread PATH OFF COUNT | spin SECONDS | now | chrt PID PRIO\n");
+	fprintf(stderr, "usage: kpmod-work [fifo PRIO] [name NAME] [time] getpgid N [FIRST] | getppid N | open PATH N | read PATH N | seekread PATH OFF COUNT | edgeopen N | spin SECONDS | now | chrt PID PRIO\n");
 	return 2;
 }

@@ -6,6 +6,17 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skip: $*"; exit 77; }
 note() { echo "# $*"; }
 
+# debug_in_stress WHY: skips the scenario on the debug kernel unless
+# KPMOD_DEBUG_ALL=1 (make stress).  For scenarios whose time there (KASAN
+# and lockdep under TCG: minutes) buys little in make check: the CLI's own
+# behaviour, whose module paths the other scenarios and the campaign take
+# on that kernel too, or a size that takes minutes there.  make check runs
+# them on the other guests.
+debug_in_stress() {
+	[ "$KPMOD_KERNEL" != debug ] || [ "${KPMOD_DEBUG_ALL:-}" = 1 ] ||
+		skip "on the debug kernel in make stress (KPMOD_DEBUG_ALL=1): $*"
+}
+
 # expect_rc RC CMD...: runs CMD, prints its output, fails unless it exits RC.
 expect_rc() {
 	want=$1

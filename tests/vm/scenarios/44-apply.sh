@@ -3,6 +3,7 @@
 # changes nothing; a changed file changes only the difference; a probe apply
 # did not add is never touched; a bad line changes nothing at all.
 . "$KPMOD_LIB"
+debug_in_stress "the CLI reading and diffing probe files (the requests it sends are 74-control-plane's)"
 load_kpmod
 D=/tmp/probes.d
 mkdir -p $D /run

@@ -2,6 +2,7 @@
 # stat, del, clear; invalid definitions refused with a caret and their own
 # exit code, leaving the module's state unchanged; a call adds all or none.
 . "$KPMOD_LIB"
+debug_in_stress "the CLI's syntax and messages; the module's answers are 20-errors' and 40-netlink-fuzz'"
 T=/sys/kernel/tracing
 
 load_kpmod

@@ -2,6 +2,7 @@
 # with a message and an exit code (or, if a mutation happens to be valid,
 # added whole); nothing is half-made, the module keeps working.
 . "$KPMOD_LIB"
+debug_in_stress "the CLI refusing malformed definitions; the module's refusals are 40-netlink-fuzz' and the campaign's"
 load_kpmod
 seed=${KPMOD_BAD_SEED:-$(date +%s)}
 note "seed $seed"

@@ -10,6 +10,7 @@
 # picked at random each take a probe, enabled and removed (one the kernel
 # still refuses is counted: at most 3 of the 30).
 . "$KPMOD_LIB"
+debug_in_stress "the CLI's function list; probes on random functions are the campaign's probes-everywhere"
 bl=/sys/kernel/debug/kprobes/blacklist
 [ -r $bl ] || skip "no kprobes blacklist in debugfs"
 kpmod funcs >/tmp/funcs.all 2>/tmp/funcs.err ||

@@ -17,7 +17,8 @@ expect_rc 0 kpmod tracing
 expect_grep '^off$'
 expect_rc 0 kpmod trigger kph/pg
 expect_grep '^traceoff:count=0 if nr == 7000005$'
-grep ' kph-work-' /tmp/t.txt | sed 's/.* nr=//' >/tmp/v.txt
+# Sorted by nr, one per call: a live reader's order across CPUs can slip.
+grep ' kph-work-' /tmp/t.txt | sed 's/.* nr=//' | sort -n >/tmp/v.txt
 seq 7000000 7000004 | diff - /tmp/v.txt || fail "traceoff: not the 5 events before it"
 expect_rc 0 kpmod tracing on
 expect_rc 0 kpmod trigger kph/pg '!traceoff'
@@ -63,7 +64,7 @@ expect_rc 0 kpmod add 'r:kph/pg2 find_task_by_vpid nr=$arg1:s32'
 expect_rc 0 kpmod trigger kph/pg 'enable_event:kph:pg2:1 if nr == 7000005'
 expect_rc 5 kpmod del kph/pg2
 capture_trace /tmp/t.txt -- $W getpgid 10 7000000
-grep ' kph-work-.* pg2: ' /tmp/t.txt | sed 's/.* nr=//' >/tmp/v.txt
+grep ' kph-work-.* pg2: ' /tmp/t.txt | sed 's/.* nr=//' | sort -n >/tmp/v.txt
 seq 7000005 7000009 | diff - /tmp/v.txt || fail "enable_event: not the events from 7000005 on"
 grep -q ' pg: ' /tmp/t.txt && fail "pg, not enabled, recorded events"
 expect_rc 0 kpmod trigger kph/pg '!enable_event:kph:pg2'

@@ -6,6 +6,7 @@
 # The refusals are those an add that reads kallsyms gives (a dry run reads
 # it), and where kprobe_events can be asked, the kernel's own.
 . "$KPMOD_LIB"
+debug_in_stress "the CLI's symbol cache; the module's refusals of a symbol are 20-errors'"
 load_kpmod
 T=/sys/kernel/tracing
 F=/var/cache/kpmod/ksyms-dups

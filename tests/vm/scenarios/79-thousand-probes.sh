@@ -4,11 +4,7 @@
 # order), disabled (no more hits), deleted, and none left behind in
 # kpmod, in the kernel's list of kprobes or in ftrace's enabled sites.
 . "$KPMOD_LIB"
-# On the debug kernel (KASAN) it takes 73-131 s: make stress runs it there
-# (KPMOD_THOUSAND_ON_DEBUG=1), make check on the other full guests, for
-# its time.
-[ "$KPMOD_KERNEL" != debug ] || [ "${KPMOD_THOUSAND_ON_DEBUG:-}" = 1 ] ||
-	skip "on the debug kernel in make stress (KPMOD_THOUSAND_ON_DEBUG=1)"
+debug_in_stress "73-131 s under KASAN"
 TKO=/kpmod/extra/kpmod_target.ko
 [ -f $TKO ] || skip "no kpmod_target.ko (tests/vm/run --module-src tests/vm/modules/kpmod_target)"
 MANY=/sys/module/kpmod_target/parameters/many

@@ -23,6 +23,7 @@ static const struct genl_ops kpmod_genl_dump_ops[] = {
 		.cmd = KPMOD_CMD_HIST_GET,
 		.start = kpmod_genl_dump_start,
 		.dumpit = kpmod_genl_hist_dump,
+		.done = kpmod_genl_hist_done,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -296,18 +296,68 @@ int kpmod_genl_put_triggers(struct sk_buff *skb, struct kpmod_probe *p)
 	return 0;
 }
 
+/* kpmod_lock held: the hist trigger a dump names, or NULL. */
+static struct kpmod_trigger *kpmod_genl_hist_of(struct nlattr **a)
+{
+	struct kpmod_probe *p;
+	struct kpmod_trigger *t;
+
+	p = kpmod_probe_find(nla_data(a[KPMOD_A_PROBE_GROUP]), nla_data(a[KPMOD_A_PROBE_EVENT]));
+	t = p ? kpmod_trigger_by_id(p, nla_get_u32(a[KPMOD_A_TRIGGER_ID])) : NULL;
+	return t && t->hist ? t : NULL;
+}
+
+/*
+ * A read that clears: the table in force is taken out of use (an empty one
+ * goes in its place) into cb->args[2], read from there once no handler is
+ * in an update of it, and dropped by kpmod_genl_hist_done().
+ */
+static int kpmod_genl_hist_take(struct nlattr **a, struct netlink_callback *cb)
+{
+	struct kpmod_hist_table *old;
+	struct kpmod_trigger *t;
+
+	mutex_lock(&kpmod_lock);
+	t = kpmod_genl_hist_of(a);
+	old = t ? kpmod_hist_swap(t->hist) : ERR_PTR(-ENOENT);
+	mutex_unlock(&kpmod_lock);
+	if (IS_ERR(old)) {
+		if (PTR_ERR(old) == -ENOENT)
+			NL_SET_ERR_MSG(cb->extack, "no such hist trigger");
+		else if (PTR_ERR(old) == -E2BIG)
+			NL_SET_ERR_MSG(cb->extack,
+				       "hist tables would exceed the module's limit (module parameter max_hist_mb): a read that clears takes a second table");
+		return PTR_ERR(old);
+	}
+	cb->args[2] = (unsigned long)old;
+	synchronize_rcu();
+	return 0;
+}
+
+int kpmod_genl_hist_done(struct netlink_callback *cb)
+{
+	if (cb->args[2]) {
+		mutex_lock(&kpmod_lock);
+		kpmod_hist_table_drop((struct kpmod_hist_table *)cb->args[2]);
+		mutex_unlock(&kpmod_lock);
+		cb->args[2] = 0;
+	}
+	return 0;
+}
+
 /*
  * One hist table, as many messages as it takes.  cb->args[0]: the next
  * slot to look at; cb->args[1]: 1 once the last slot was sent.  A table
  * cleared meanwhile marks the dump interrupted, one removed ends it with
- * ENOENT: a reader never takes a mix of two tables for one.
+ * ENOENT: a reader never takes a mix of two tables for one.  With
+ * KPMOD_A_HIST_ACTION CLEAR, the table read is the one taken out of use
+ * at the start (kpmod_genl_hist_take()): every hit is in one read.
  */
 int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **a = kpmod_dump_attrs(cb);
 	struct kpmod_hist_table *table;
-	struct kpmod_trigger *t = NULL;
-	struct kpmod_probe *p;
+	struct kpmod_trigger *t;
 	struct nlattr *nest;
 	void *hdr;
 	int ret;
@@ -320,16 +370,24 @@ int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		NL_SET_ERR_MSG(cb->extack, "name the probe and the trigger's id");
 		return -EINVAL;
 	}
+	if (a[KPMOD_A_HIST_ACTION] && nla_get_u32(a[KPMOD_A_HIST_ACTION]) != KPMOD_HIST_CLEAR) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, a[KPMOD_A_HIST_ACTION],
+				    "a hist read can only clear");
+		return -EINVAL;
+	}
+	if (a[KPMOD_A_HIST_ACTION] && !cb->args[2]) {
+		ret = kpmod_genl_hist_take(a, cb);
+		if (ret)
+			return ret;
+	}
 	mutex_lock(&kpmod_lock);
-	p = kpmod_probe_find(nla_data(a[KPMOD_A_PROBE_GROUP]), nla_data(a[KPMOD_A_PROBE_EVENT]));
-	if (p)
-		t = kpmod_trigger_by_id(p, nla_get_u32(a[KPMOD_A_TRIGGER_ID]));
-	if (!t || !t->hist) {
+	t = kpmod_genl_hist_of(a);
+	if (!t) {
 		mutex_unlock(&kpmod_lock);
 		NL_SET_ERR_MSG(cb->extack, "no such hist trigger");
 		return -ENOENT;
 	}
-	table = kpmod_hist_table(t->hist);
+	table = cb->args[2] ? (struct kpmod_hist_table *)cb->args[2] : kpmod_hist_table(t->hist);
 	/* A clear meanwhile: this message says NLM_F_DUMP_INTR, read it again. */
 	cb->seq = (unsigned int)table->gen;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,

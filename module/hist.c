@@ -153,6 +153,7 @@ static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist_s
 	t->max_elts = st->size;
 	t->nslots = st->size * 2;
 	t->elt_size = sizeof(struct kpmod_hist_elt) + st->key_size;
+	t->bytes = bytes;
 	t->slots = __vmalloc(array_size(t->nslots, sizeof(*t->slots)),
 			     GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	t->elts = __vmalloc(array_size(t->max_elts, t->elt_size),
@@ -165,12 +166,11 @@ static struct kpmod_hist_table *kpmod_hist_table_alloc(const struct kpmod_hist_s
 	return t;
 }
 
-static void kpmod_hist_table_put(const struct kpmod_hist_store *st)
+void kpmod_hist_table_drop(struct kpmod_hist_table *t)
 {
 	lockdep_assert_held(&kpmod_lock);
-	WRITE_ONCE(kpmod_hist_bytes,
-		   kpmod_hist_bytes - kpmod_hist_table_bytes(st->size, st->key_size));
-	kpmod_hist_table_free(st->table);
+	WRITE_ONCE(kpmod_hist_bytes, kpmod_hist_bytes - t->bytes);
+	kpmod_hist_table_free(t);
 }
 
 /* The stores of named hists, by name; kpmod_lock. */
@@ -239,7 +239,7 @@ static void kpmod_hist_store_put(struct kpmod_hist_store *st)
 		return;
 	if (st->name)
 		list_del(&st->node);
-	kpmod_hist_table_put(st);
+	kpmod_hist_table_drop(st->table);
 	kfree(st->name);
 	kfree(st->text);
 	kfree(st);
@@ -433,6 +433,20 @@ void kpmod_hist_clear_end(struct kpmod_hist_store *st)
 	kpmod_hist_store_put(st);
 }
 
+struct kpmod_hist_table *kpmod_hist_swap(struct kpmod_hist *h)
+{
+	struct kpmod_hist_store *st = h->store;
+	struct kpmod_hist_table *old = st->table, *t;
+	bool over;
+
+	t = kpmod_hist_table_alloc(st, &over);
+	if (!t)
+		return ERR_PTR(over ? -E2BIG : -ENOMEM);
+	/* Its zeroed slots before its address: kpmod_hist_update() reads it once. */
+	smp_store_release(&st->table, t);
+	return old;
+}
+
 u32 kpmod_hist_entries(const struct kpmod_hist_table *t)
 {
 	return min_t(u32, atomic_read(&t->next_elt), t->max_elts);
@@ -595,7 +609,7 @@ void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_layout *lay,
 {
 	struct kpmod_hist_store *st = h->store;
 	u8 *key = (u8 *)this_cpu_ptr(kpmod_hist_keybuf);
-	struct kpmod_hist_table *t = st->table;
+	struct kpmod_hist_table *t;
 	struct kpmod_hist_elt *e;
 	u32 i;
 	u64 v;
@@ -603,6 +617,8 @@ void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_layout *lay,
 	/* Pairs with the store-release that ends a clear: the table is empty then. */
 	if (READ_ONCE(h->paused) || smp_load_acquire(&st->clearing))
 		return;
+	/* Once: a swap meanwhile (kpmod_hist_swap()) is seen at the next hit. */
+	t = READ_ONCE(st->table);
 	memset(key, 0, h->key_size);
 	for (i = 0; i < h->nkeys; i++)
 		kpmod_hist_key_field(&h->keys[i], lay, rec, addr, key + h->key_off[i]);

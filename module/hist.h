@@ -32,6 +32,7 @@ struct kpmod_hist_table {
 	u32 nslots;		/* twice the entries, a power of two */
 	u32 max_elts;		/* size= */
 	u32 elt_size;
+	u64 bytes;		/* it takes, as max_hist_mb counts it */
 	atomic_t next_elt;	/* elements handed out, up to max_elts */
 	atomic64_t hits;
 	atomic64_t drops;
@@ -66,7 +67,7 @@ struct kpmod_hist_store {
 	u32 key_size;
 	u32 size;		/* entries: the first hist's size= */
 	u32 clearing;		/* clears under way: no update meanwhile */
-	struct kpmod_hist_table *table;
+	struct kpmod_hist_table *table;	/* handlers read it once: kpmod_hist_swap() */
 };
 
 struct kpmod_hist {
@@ -113,6 +114,17 @@ void kpmod_hist_free(struct kpmod_hist *h);
  */
 struct kpmod_hist_store *kpmod_hist_clear_begin(struct kpmod_hist *h);
 void kpmod_hist_clear_end(struct kpmod_hist_store *st);
+/*
+ * A read that clears (hist --interval) swaps instead: kpmod_hist_swap()
+ * (kpmod_lock held) puts an empty table in @h's place, which handlers take
+ * at once, and returns the old one, so a hit is in this read or the next,
+ * never lost between a read and a clear.  The caller reads the old table
+ * after a grace period (no handler is in an update of it then) and gives
+ * it to kpmod_hist_table_drop() (kpmod_lock held).  ERR_PTR(-E2BIG) when
+ * the second table would pass max_hist_mb.
+ */
+struct kpmod_hist_table *kpmod_hist_swap(struct kpmod_hist *h);
+void kpmod_hist_table_drop(struct kpmod_hist_table *t);
 /* What the tables take in all, and the most they may (max_hist_mb), in bytes. */
 u64 kpmod_hist_mem(void);
 u64 kpmod_hist_limit(void);

@@ -140,7 +140,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	9
+#define KPMOD_UAPI_VERSION	10
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -591,6 +591,10 @@ struct kpmod_filter_pred {
  * KPMOD_CMD_HIST_GET (dump) names the probe and KPMOD_A_TRIGGER_ID; each
  * reply has KPMOD_A_HIST_HITS, _DROPS, _KEY_SIZE and a KPMOD_A_HIST_ENTRIES
  * nest of KPMOD_A_HIST_ENTRY, one per entry of the table, in no order.
+ * With KPMOD_A_HIST_ACTION CLEAR, the dump reads the table it takes out of
+ * use at its start, an empty one taking its place at once: a reader that
+ * reads so every interval sees each hit once, none lost between a read
+ * and a clear.  It needs room for the second table under max_hist_mb.
  * KPMOD_CMD_TRACING with KPMOD_A_TRACING_ON sets whether events reach the
  * rings at all (traceon/traceoff); STATUS reports it.
  */

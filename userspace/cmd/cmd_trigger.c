@@ -117,34 +117,6 @@ struct kp_hist_opts {
 	bool prom_header;		/* the family's HELP and TYPE still to print */
 };
 
-/* Empties one hist table (its :clear). */
-static int kp_hist_clear(struct kp_nl *nl, const struct kp_probe_info *p,
-			 const struct kp_trigger_info *ti, const struct kp_hist_spec *h)
-{
-	struct kp_trigger_req req = { .group = p->desc.group, .event = p->desc.event };
-	struct kp_trigger *t = calloc(1, sizeof(*t));
-	struct kp_err e;
-	int ret;
-
-	if (!t) {
-		kp_msg("hist", "out of memory\n");
-		return KP_EXIT_ERROR;
-	}
-	t->type = KPMOD_TRIGGER_HIST;
-	snprintf(t->text, sizeof(t->text), "%s", ti->text);
-	snprintf(t->filter, sizeof(t->filter), "%s", ti->filter);
-	t->hist = *h;
-	t->hist.action = KPMOD_HIST_CLEAR;
-	req.t = t;
-	ret = kp_trigger_set(nl, &req, &e);
-	if (ret) {
-		kp_err_about(&e, p->desc.event);
-		ret = kp_fail("hist", &e);
-	}
-	free(t);
-	return ret;
-}
-
 /* One hist trigger's table; @first: no blank lines before it. */
 static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		       const struct kp_trigger_info *t, const struct kp_filter_fields *ff,
@@ -155,7 +127,6 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	struct kp_hist_spec h;
 	struct kp_hist_data d;
 	struct kp_err e;
-	int ret = 0;
 
 	if (kp_hist_spec_of(t->text, ff, &h)) {
 		kp_msg("hist", "%s/%s: cannot read back '%s'\n", p->desc.group, p->desc.event,
@@ -164,7 +135,9 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 	}
 	if (kp_hist_needs_syms(&h) && !*ks_loaded)
 		*ks_loaded = !kp_ksyms_load_file(ks, NULL);
-	if (kp_hist_get(nl, p->desc.group, p->desc.event, t->id, &d, &e)) {
+	/* --interval: taken, an empty table in its place, so every hit is in one round. */
+	if (kp_hist_get(nl, p->desc.group, p->desc.event, t->id,
+			o->interval ? KP_HIST_READ_CLEAR : KP_HIST_READ, &d, &e)) {
 		kp_err_about(&e, p->desc.event);
 		return kp_fail("hist", &e);
 	}
@@ -174,9 +147,6 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		kp_hist_data_free(&d);
 		return KP_EXIT_ERROR;
 	}
-	/* Cleared right after the read: an interval counts from there. */
-	if (o->interval)
-		ret = kp_hist_clear(nl, p, t, &h);
 	if (o->prometheus) {
 		o->prom_header = kp_hist_prometheus(stdout, p->desc.group, p->desc.event, t->id, &h, &d,
 						    *ks_loaded ? ks : NULL, o->prom_values,
@@ -196,7 +166,7 @@ static int kp_hist_one(struct kp_nl *nl, const struct kp_probe_info *p,
 		kp_hist_show(stdout, &h, info, &d, *ks_loaded ? ks : NULL);
 	}
 	kp_hist_data_free(&d);
-	return ret;
+	return 0;
 }
 
 /* Every hist table of @p once; KP_EXIT_REFUSED if it has none. */
@@ -413,12 +383,16 @@ int kp_cmd_hist(int argc, char **argv)
 	kp_filter_fields_of(p, ff);
 	if (!o.interval)
 		ret = kp_hist_all(&nl, p, ff, &o, &ks, &ks_loaded);
-	while (o.interval && !ret && !kp_stop) {
-		/* As bpftrace's interval:s:N { print(@); clear(@); }, until Ctrl-C. */
+	while (o.interval && !ret) {
+		/*
+		 * As bpftrace's interval:s:N { print(@); clear(@); }, until
+		 * Ctrl-C, and then the part-round since the last, as bpftrace
+		 * prints its maps at exit: the rounds add up to every hit.
+		 */
 		sleep(o.interval);
+		ret = kp_hist_all(&nl, p, ff, &o, &ks, &ks_loaded);
 		if (kp_stop)
 			break;
-		ret = kp_hist_all(&nl, p, ff, &o, &ks, &ks_loaded);
 		/* The triggers' counts and hits changed: list them again. */
 		kp_probe_list_free(&l);
 		if (!ret && kp_probe_list_get(&nl, &l, &e))

@@ -193,20 +193,25 @@ expect_rc 0 kpmod hist --graph kph/pg2
 expect_grep '^@d:$'
 [ "$(grep '^[[(]' /tmp/.out | awk '{ n += $3 } END { print n }')" -eq 100 ] ||
 	fail "--graph rows do not add up to 100"
-# --interval: printed and cleared every second; the intervals add up.
+# --interval: printed and cleared every second, and at Ctrl-C what came
+# since.  Hits go on while rounds are read and cleared (a workload across
+# them): each is in one round, so the rounds add up to every hit.
 kpmod hist --interval 1 kph/pg2 >/tmp/iv.txt 2>&1 &
 ipid=$!
 sleep 1.5
 $W getpgid 30 7000000
-sleep 1
-$W getpgid 20 7000000
-sleep 1.5
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	$W getpgid 200 7000000
+	sleep 0.2
+done
 kill -INT $ipid
 wait $ipid || { rc=$?; cat /tmp/iv.txt; fail "hist --interval exited $rc"; }
 cat /tmp/iv.txt
 [ "$(grep -c '^# event histogram' /tmp/iv.txt)" -ge 3 ] || fail "fewer than 3 intervals printed"
-[ "$(grep '^    Hits: ' /tmp/iv.txt | awk '{ n += $2 } END { print n }')" -eq 150 ] ||
-	fail "the intervals' hits do not add up to 100 + 30 + 20"
+[ "$(grep '^    Hits: ' /tmp/iv.txt | awk '{ n += $2 } END { print n }')" -eq 2130 ] ||
+	fail "the intervals' hits do not add up to 100 + 30 + 10 x 200"
+expect_rc 0 kpmod hist kph/pg2
+expect_grep '^    Hits: 0$'
 expect_rc 0 kpmod trigger kph/sl '!hist:keys=__probe_func.sym:vals=d.min,d.max if comm == "sleep"'
 expect_rc 0 kpmod trigger kph/pg2 '!hist:keys=d.log2:vals=d if comm == "kph-work"'
 expect_rc 79 kpmod add 'p:kph/bad hrtimer_nanosleep d=$duration'

@@ -2,7 +2,9 @@
 # request allocated is freed:
 #  - hist tables count against max_hist_mb: a table that would pass it is
 #    refused, naming the parameter, and takes nothing; a clear empties a
-#    table in place (no second table); status shows the sum;
+#    table in place (no second table); a read that clears (--interval)
+#    takes a second table for a moment, refused past the limit with the
+#    table left as it was, given back after; status shows the sum;
 #  - a snapshot trigger refused for its text leaves VmallocUsed as it was
 #    (the copies of the rings it would need are not kept);
 #  - each hist table hashes with a seed of its own: two tables with the
@@ -30,6 +32,24 @@ vm1=$(awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo)
 # A small one fits beside it (128 KiB: 2048 entries).
 expect_rc 0 kpmod trigger mb/b 'hist:keys=n'
 [ "$(hist_kib)" = "8320 12" ] || { kpmod status; fail "status does not count both tables"; }
+# A read that clears: no second 8 MiB table under 12 MiB (refused, naming
+# the parameter, the table as it was); one beside the small table, given
+# back once read.
+echo 6 >$POKE
+expect_rc 5 kpmod hist --interval 1 mb/a
+expect_grep "max_hist_mb"
+[ "$(hist_kib)" = "8320 12" ] || { kpmod status; fail "a refused read that clears was counted"; }
+expect_rc 0 kpmod hist mb/a
+expect_grep "n: *6 .*hitcount: *1"
+kpmod hist --interval 1 mb/b >/tmp/ivb.txt 2>&1 &
+ipid=$!
+sleep 1.5
+kill -INT $ipid
+wait $ipid || { rc=$?; cat /tmp/ivb.txt; fail "hist --interval mb/b exited $rc"; }
+grep -q "n: *6 .*hitcount: *1" /tmp/ivb.txt || { cat /tmp/ivb.txt; fail "the read that clears lost the hit"; }
+[ "$(hist_kib)" = "8320 12" ] || { kpmod status; fail "the table a read took was not given back"; }
+expect_rc 0 kpmod hist mb/b
+expect_grep "Hits: 0"
 # A clear empties the table where it is: nothing more is allocated.
 echo 7 >$POKE
 expect_rc 0 kpmod trigger mb/a 'hist:keys=n:size=131072:clear'

@@ -102,23 +102,12 @@ static int kp_on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* Pulls NLMSGERR_ATTR_MSG out of an extended ack, if the kernel sent one. */
-static void kp_parse_extack(struct nlmsgerr *err, struct kp_call *call)
+/* NLMSGERR_ATTR_MSG and _OFFS of an extended ack's @len bytes of attributes. */
+static void kp_extack_attrs(struct nlattr *attrs, int len, struct kp_call *call)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-	size_t off = sizeof(*err);
-	int len;
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
-	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off;
-	if (len <= 0)
-		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
-		      (struct nlattr *)((char *)err + off), len, NULL) < 0)
+	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, attrs, len, NULL) < 0)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
 		snprintf(call->extack, sizeof(call->extack), "%.*s",
@@ -126,6 +115,20 @@ static void kp_parse_extack(struct nlmsgerr *err, struct kp_call *call)
 			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
 	if (tb[NLMSGERR_ATTR_OFFS] && nla_len(tb[NLMSGERR_ATTR_OFFS]) == 4)
 		call->bad_attr = (int)nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+}
+
+/* Pulls the extended ack out of an error message, if the kernel sent one. */
+static void kp_parse_extack(struct nlmsgerr *err, struct kp_call *call)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+	size_t off = sizeof(*err);
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	kp_extack_attrs((struct nlattr *)((char *)err + off),
+			(int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off, call);
 }
 
 static int kp_on_error(struct sockaddr_nl *who, struct nlmsgerr *err,
@@ -153,9 +156,23 @@ static int kp_on_dump_intr(struct nl_msg *msg, void *arg)
 static int kp_on_done(struct nl_msg *msg, void *arg)
 {
 	struct kp_call *call = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int err;
 
-	(void)msg;
 	call->done = 1;
+	/*
+	 * A dump that failed (in its first message, or later) says so in its
+	 * NLMSG_DONE: an errno, then the extended ack's attributes.
+	 */
+	if (nlh->nlmsg_type != NLMSG_DONE || nlmsg_datalen(nlh) < (int)sizeof(err))
+		return NL_STOP;
+	memcpy(&err, nlmsg_data(nlh), sizeof(err));
+	if (err < 0) {
+		call->errnum = -err;
+		if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+			kp_extack_attrs((struct nlattr *)((char *)nlmsg_data(nlh) + sizeof(err)),
+					nlmsg_datalen(nlh) - (int)sizeof(err), call);
+	}
 	return NL_STOP;
 }
 

@@ -323,6 +323,7 @@ int kp_probe_filter_set(struct kp_nl *nl, const struct kp_filter_req *r, struct 
 struct kp_hist_req {
 	const char *group, *event;
 	uint32_t id;
+	enum kp_hist_read how;
 	struct kp_hist_data *d;
 };
 
@@ -332,7 +333,9 @@ static int kp_fill_hist(struct nl_msg *msg, void *arg)
 
 	if (nla_put_string(msg, KPMOD_A_PROBE_GROUP, r->group) ||
 	    nla_put_string(msg, KPMOD_A_PROBE_EVENT, r->event) ||
-	    nla_put_u32(msg, KPMOD_A_TRIGGER_ID, r->id))
+	    nla_put_u32(msg, KPMOD_A_TRIGGER_ID, r->id) ||
+	    (r->how == KP_HIST_READ_CLEAR &&
+	     nla_put_u32(msg, KPMOD_A_HIST_ACTION, KPMOD_HIST_CLEAR)))
 		return -NLE_NOMEM;
 	return 0;
 }
@@ -375,14 +378,17 @@ static void kp_hist_reset(void *arg)
 }
 
 int kp_hist_get(struct kp_nl *nl, const char *group, const char *event, uint32_t id,
-		struct kp_hist_data *out, struct kp_err *e)
+		enum kp_hist_read how, struct kp_hist_data *out, struct kp_err *e)
 {
-	struct kp_hist_req r = { group, event, id, out };
+	struct kp_hist_req r = { group, event, id, how, out };
 	int ret;
 
 
 	memset(out, 0, sizeof(*out));
-	/* Read again when cleared while read (--interval, another user's :clear). */
+	/*
+	 * Read again when cleared while read (another user's :clear).  A read
+	 * that clears reads the table it took, which no clear touches.
+	 */
 	ret = kp_nl_dump_req(nl, KPMOD_CMD_HIST_GET, kp_fill_hist, kp_hist_reply, kp_hist_reset,
 			     &r, e);
 	if (ret)

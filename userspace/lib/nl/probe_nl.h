@@ -94,8 +94,14 @@ struct kp_hist_data {
 	unsigned char *entries;		/* malloc'd */
 };
 
+/* How a hist table is read: as it stands, or taken and an empty one left in its place. */
+enum kp_hist_read {
+	KP_HIST_READ,
+	KP_HIST_READ_CLEAR,	/* every hit in one read: hist --interval */
+};
+
 int kp_hist_get(struct kp_nl *nl, const char *group, const char *event, uint32_t id,
-		struct kp_hist_data *out, struct kp_err *e);
+		enum kp_hist_read how, struct kp_hist_data *out, struct kp_err *e);
 void kp_hist_data_free(struct kp_hist_data *d);
 
 int kp_tracing_set(struct kp_nl *nl, bool on, struct kp_err *e);

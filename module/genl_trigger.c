@@ -310,7 +310,8 @@ static struct kpmod_trigger *kpmod_genl_hist_of(struct nlattr **a)
 /*
  * A read that clears: the table in force is taken out of use (an empty one
  * goes in its place) into cb->args[2], read from there once no handler is
- * in an update of it, and dropped by kpmod_genl_hist_done().
+ * in an update of it, and dropped by kpmod_genl_hist_done(); cb->args[3]:
+ * its hist's kpmod_hist_serial().
  */
 static int kpmod_genl_hist_take(struct nlattr **a, struct netlink_callback *cb)
 {
@@ -320,6 +321,8 @@ static int kpmod_genl_hist_take(struct nlattr **a, struct netlink_callback *cb)
 	mutex_lock(&kpmod_lock);
 	t = kpmod_genl_hist_of(a);
 	old = t ? kpmod_hist_swap(t->hist) : ERR_PTR(-ENOENT);
+	if (!IS_ERR(old))
+		cb->args[3] = kpmod_hist_serial(t->hist);
 	mutex_unlock(&kpmod_lock);
 	if (IS_ERR(old)) {
 		if (PTR_ERR(old) == -ENOENT)
@@ -382,7 +385,8 @@ int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	mutex_lock(&kpmod_lock);
 	t = kpmod_genl_hist_of(a);
-	if (!t) {
+	/* Gone, or another hist with its id since the table was taken. */
+	if (!t || (cb->args[2] && kpmod_hist_serial(t->hist) != cb->args[3])) {
 		mutex_unlock(&kpmod_lock);
 		NL_SET_ERR_MSG(cb->extack, "no such hist trigger");
 		return -ENOENT;
@@ -402,7 +406,7 @@ int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			      KPMOD_A_UNSPEC) ||
 	    nla_put_u64_64bit(skb, KPMOD_A_HIST_DROPS, atomic64_read(&table->drops),
 			      KPMOD_A_UNSPEC) ||
-	    nla_put_u32(skb, KPMOD_A_HIST_KEY_SIZE, t->hist->key_size)) {
+	    nla_put_u32(skb, KPMOD_A_HIST_KEY_SIZE, kpmod_hist_key_size(table))) {
 		genlmsg_cancel(skb, hdr);
 		ret = -EMSGSIZE;
 		goto out;
@@ -414,7 +418,7 @@ int kpmod_genl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		goto out;
 	}
 	/* Whole entries only: the nest ends after the last that fit. */
-	if (!kpmod_hist_put_entries(skb, t->hist, table, &cb->args[0]))
+	if (!kpmod_hist_put_entries(skb, table, &cb->args[0]))
 		cb->args[1] = 1;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

@@ -99,7 +99,10 @@ static int kpmod_hist_check_val(const struct kpmod_layout *lay, const struct kpm
 	return 0;
 }
 
-/* Tables made and cleared so far: a table's generation, for dumps that span a clear. */
+/*
+ * Tables made and cleared so far: a table's generation, for dumps that span
+ * a clear, and a store's serial.
+ */
 static atomic64_t kpmod_hist_gens = ATOMIC64_INIT(0);
 /* What the tables take in all, in bytes; kpmod_lock. */
 static u64 kpmod_hist_bytes;
@@ -259,6 +262,7 @@ static struct kpmod_hist_store *kpmod_hist_store_new(const struct kpmod_layout *
 	if (!st)
 		return ERR_PTR(-ENOMEM);
 	st->refs = 1;
+	st->serial = atomic64_inc_return(&kpmod_hist_gens);
 	st->key_size = h->key_size;
 	st->size = h->size;
 	kpmod_hist_shape_of(lay, h, &st->shape);
@@ -444,7 +448,14 @@ struct kpmod_hist_table *kpmod_hist_swap(struct kpmod_hist *h)
 		return ERR_PTR(over ? -E2BIG : -ENOMEM);
 	/* Its zeroed slots before its address: kpmod_hist_update() reads it once. */
 	smp_store_release(&st->table, t);
+	/* Its hits and entries, which probe dumps show, start again from 0. */
+	kpmod_probes_changed();
 	return old;
+}
+
+u64 kpmod_hist_serial(const struct kpmod_hist *h)
+{
+	return h->store->serial;
 }
 
 u32 kpmod_hist_entries(const struct kpmod_hist_table *t)
@@ -635,10 +646,16 @@ void kpmod_hist_update(struct kpmod_hist *h, const struct kpmod_layout *lay,
 	}
 }
 
-int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist *h,
-			   const struct kpmod_hist_table *t, unsigned long *pos)
+u32 kpmod_hist_key_size(const struct kpmod_hist_table *t)
 {
-	u32 len = sizeof(struct kpmod_hist_entry) + h->key_size;
+	return t->elt_size - sizeof(struct kpmod_hist_elt);
+}
+
+int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist_table *t,
+			   unsigned long *pos)
+{
+	u32 key_size = kpmod_hist_key_size(t);
+	u32 len = sizeof(struct kpmod_hist_entry) + key_size;
 
 	for (; *pos < t->nslots; (*pos)++) {
 		const struct kpmod_hist_elt *e;
@@ -658,7 +675,7 @@ int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist *h,
 		for (i = 0; i < ARRAY_SIZE(out->vals); i++)
 			out->vals[i] = atomic64_read(&e->vals[i]);
 		memcpy(out->comm, e->comm, sizeof(out->comm));
-		memcpy(out->key, e->key, h->key_size);
+		memcpy(out->key, e->key, key_size);
 	}
 	return 0;
 }

@@ -61,6 +61,7 @@ struct kpmod_hist_shape {
 struct kpmod_hist_store {
 	struct list_head node;	/* in the named stores, if named */
 	u32 refs;		/* hists on it */
+	u64 serial;		/* its own while the module is loaded */
 	char *name;		/* NULL: one hist's own */
 	char *text;		/* named: the first hist's trigger text */
 	struct kpmod_hist_shape shape;
@@ -125,6 +126,8 @@ void kpmod_hist_clear_end(struct kpmod_hist_store *st);
  */
 struct kpmod_hist_table *kpmod_hist_swap(struct kpmod_hist *h);
 void kpmod_hist_table_drop(struct kpmod_hist_table *t);
+/* Which table @h updates, for good: a dump tells a new hist of its id by it. */
+u64 kpmod_hist_serial(const struct kpmod_hist *h);
 /* What the tables take in all, and the most they may (max_hist_mb), in bytes. */
 u64 kpmod_hist_mem(void);
 u64 kpmod_hist_limit(void);
@@ -141,7 +144,9 @@ u32 kpmod_hist_entries(const struct kpmod_hist_table *t);
  * Puts entries from slot *@pos on as KPMOD_A_HIST_ENTRY attributes until
  * @skb is full; *@pos is where to go on.  Returns -EMSGSIZE when full.
  */
-int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist *h,
-			   const struct kpmod_hist_table *t, unsigned long *pos);
+int kpmod_hist_put_entries(struct sk_buff *skb, const struct kpmod_hist_table *t,
+			   unsigned long *pos);
+/* The key bytes of each of @t's entries. */
+u32 kpmod_hist_key_size(const struct kpmod_hist_table *t);
 
 #endif /* _KPMOD_HIST_H */

@@ -383,12 +383,12 @@ static bool kpmod_user_string(bool user, unsigned long addr)
  * would fault, never past the top of user space), with page faults off:
  * at most @room bytes, NUL included.  Returns the length with the NUL,
  * @room when cut (its last byte then the NUL), or -EFAULT, then with
- * nothing left written.  The bytes
- * after the NUL in its last word are written as zeros: only the string's
- * own bytes reach @dst.  Not through strncpy_from_user() itself, which
- * checks its destination as hardened usercopy does: on a ring's mapped
- * pages that is a vmap area lookup, under a lock on some kernels, from a
- * probe handler; kpmod bounds @dst itself.
+ * nothing left written.  The bytes after the NUL in its last word are
+ * written as zeros: only the string's own bytes reach @dst.  Not through
+ * strncpy_from_user() itself, which checks its destination as hardened
+ * usercopy does: on a ring's mapped pages that is a vmap area lookup,
+ * under a lock on some kernels, from a probe handler; kpmod bounds @dst
+ * itself.
  */
 static long kpmod_copy_user_string(char *dst, unsigned long addr, long room)
 {

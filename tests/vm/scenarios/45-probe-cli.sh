@@ -112,6 +112,19 @@ expect_rc 0 kpmod disable $names
 # shellcheck disable=SC2086
 expect_rc 0 kpmod del $names
 kpmod list | grep -q manygroup && fail "del of 200 names left some"
+# 600 such names (81 KiB) pass what one netlink attribute holds (64 KiB):
+# refused before anything is sent, with a message, nothing deleted.
+expect_rc 0 kpmod add -f /tmp/many.defs
+i=200
+while [ $i -lt 600 ]; do
+	names="$names manygroup_with_a_rather_long_name_for_the_test/$(printf 'many_%055d' $i)"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086
+expect_rc 2 kpmod del $names
+expect_grep "the names take over 64 KiB"
+[ "$(kpmod list | grep -c manygroup)" -eq 200 ] || fail "a refused del changed the probes"
+expect_rc 0 kpmod del 'manygroup_with_a_rather_long_name_for_the_test/*'
 
 # Enable, stat, delete rules.
 expect_rc 0 kpmod enable myprobe

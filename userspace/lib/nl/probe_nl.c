@@ -216,6 +216,7 @@ struct kp_select_req {
 	int *offsets;		/* each selector's offset in the message */
 	bool one_shot;		/* ENABLE for a one-shot run */
 	uint32_t pid_tree;	/* its process tree, or 0 */
+	bool too_big;		/* the selectors passed a nest's 64 KiB */
 };
 
 static int kp_fill_select(struct nl_msg *msg, void *arg)
@@ -237,9 +238,14 @@ static int kp_fill_select(struct nl_msg *msg, void *arg)
 		/* "" matches any: libnl drops an empty nest. */
 		if (nla_put_string(msg, KPMOD_SEL_A_EVENT, r->sel[i].event ? r->sel[i].event : ""))
 			return -NLE_NOMEM;
-		nla_nest_end(msg, one);
+		if (nla_nest_end(msg, one) < 0)
+			return -NLE_ATTRSIZE;
 	}
-	nla_nest_end(msg, all);
+	/* libnl drops a nest over 64 KiB (an attribute's length is 16 bits). */
+	if (nla_nest_end(msg, all) < 0) {
+		r->too_big = true;
+		return -NLE_ATTRSIZE;
+	}
 	if ((r->one_shot && nla_put_flag(msg, KPMOD_A_PROBE_ONE_SHOT)) ||
 	    (r->pid_tree && nla_put_u32(msg, KPMOD_A_PROBE_PID_TREE, r->pid_tree)))
 		return -NLE_NOMEM;
@@ -261,6 +267,12 @@ static int kp_probe_select_req(struct kp_nl *nl, uint8_t cmd, struct kp_select_r
 		return e->code;
 	}
 	ret = kp_nl_call(nl, cmd, 0, kp_fill_select, NULL, &r, e);
+	if (ret && r.too_big) {
+		kp_err_set(e, E2BIG,
+			   "the names take over 64 KiB, more than one request holds: name fewer, or by a glob");
+		e->code = KP_EXIT_USAGE;
+		ret = e->code;
+	}
 	for (i = 0; ret && e->bad_attr >= 0 && i < n; i++)
 		if (r.offsets[i] == e->bad_attr)
 			*bad = (int)i;
@@ -271,7 +283,7 @@ static int kp_probe_select_req(struct kp_nl *nl, uint8_t cmd, struct kp_select_r
 int kp_probe_select(struct kp_nl *nl, uint8_t cmd, const struct kp_select *sel,
 		    size_t n, int *bad, struct kp_err *e)
 {
-	return kp_probe_select_req(nl, cmd, (struct kp_select_req){ sel, n, NULL, false, 0 }, bad, e);
+	return kp_probe_select_req(nl, cmd, (struct kp_select_req){ .sel = sel, .n = n }, bad, e);
 }
 
 int kp_probe_select_one(struct kp_nl *nl, uint8_t cmd, const char *group, const char *event,
@@ -286,8 +298,9 @@ int kp_probe_select_one(struct kp_nl *nl, uint8_t cmd, const char *group, const 
 int kp_probe_enable_run(struct kp_nl *nl, const struct kp_select *sel, size_t n,
 			uint32_t pid_tree, int *bad, struct kp_err *e)
 {
-	return kp_probe_select_req(nl, KPMOD_CMD_PROBE_ENABLE,
-				   (struct kp_select_req){ sel, n, NULL, true, pid_tree }, bad, e);
+	struct kp_select_req r = { .sel = sel, .n = n, .one_shot = true, .pid_tree = pid_tree };
+
+	return kp_probe_select_req(nl, KPMOD_CMD_PROBE_ENABLE, r, bad, e);
 }
 
 int kp_probe_clear(struct kp_nl *nl, struct kp_err *e)

@@ -72,8 +72,17 @@ kpe_off() {
 	echo >"$T/kprobe_events"
 }
 
-# The string row's arguments: 2 nested reads of the stack and a user string.
-ROW_ARGS='x=+0(+0($stack)):x64 path=+0($arg2):ustring'
+# The string row's arguments: 2 nested reads of kernel memory and a user
+# string.  The first read is of the word the function's entry finds at a
+# pointer to its caller's frame: on x86_64 the stack's top (the return
+# address, whose bytes the second read takes); on arm64 the frame record
+# %x29 points to (the stack's top there is the caller's locals, often no
+# address, and a read that faults is a different cost).  Checked below.
+case "$KPMOD_ARCH" in
+arm64) DEREF='+0(+0(%x29))' BT_DEREF='*(uint64 *)(*(uint64 *)reg("r29"))' ;;
+*) DEREF='+0(+0($stack))' BT_DEREF='*(uint64 *)(*(uint64 *)reg("sp"))' ;;
+esac
+ROW_ARGS="x=$DEREF:x64 path=+0(\$arg2):ustring"
 
 # ns/call of one "kpmod-work time ..." run, pinned to CPU 0.
 ns_per_call() {
@@ -139,6 +148,19 @@ echo "# kernel: $(uname -r) $(uname -m)"
 kpmod buffer --mode overwrite --size 4M >/dev/null
 echo 4096 >"$T/buffer_size_kb"
 
+# The string row must measure reads that succeed: kpmod prints "(fault)"
+# where a read faults (kprobe_events leaves no mark), so kpmod checks it.
+row_reads() {
+	kpmod trace "p:kprobes/bench do_sys_openat2 $ROW_ARGS" -- kpmod-work open /etc/passwd 3 \
+		>/tmp/row.txt 2>&1 || { cat /tmp/row.txt; fail "kpmod trace of the string row"; }
+	grep 'path="/etc/passwd"' /tmp/row.txt >/tmp/row.hits
+	grep -q ' x=0x' /tmp/row.hits && ! grep -q '(fault)' /tmp/row.hits ||
+		{ cat /tmp/row.txt; fail "the string row's reads fault or read nothing: $ROW_ARGS"; }
+}
+if part hit || part parts; then
+	row_reads
+fi
+
 if part hit; then
 	ARGS= BT="k:$SYS { }" per_hit "getppid, 0 args" "$SYS" getppid "$N"
 	ARGS='a=$arg1 b=$arg2 c=$arg3' BT="k:$SYS { @ = (arg0, arg1, arg2); }" \
@@ -147,7 +169,7 @@ if part hit; then
 		BT="k:$SYS { @ = (arg0, arg1, arg2, arg3, arg4, arg5); }" \
 		per_hit "getppid, 6 args" "$SYS" getppid "$N"
 	ARGS=$ROW_ARGS \
-		BT='k:do_sys_openat2 { @ = (*(uint64 *)(*(uint64 *)reg("sp")), str(uptr(arg1))); }' \
+		BT="k:do_sys_openat2 { @ = ($BT_DEREF, str(uptr(arg1))); }" \
 		per_hit "openat, 2 nested derefs + a string" do_sys_openat2 open /etc/passwd $((N / 4))
 fi
 
@@ -156,7 +178,7 @@ fi
 # what each part adds, for kprobe_events and kpmod).
 if part parts; then
 	for row in 'none|' 'a register|a=$arg2' 'a read of the stack|x=+0($stack):x64' \
-		'2 nested reads|x=+0(+0($stack)):x64' 'the user string|path=+0($arg2):ustring' \
+		"2 nested reads|x=$DEREF:x64" 'the user string|path=+0($arg2):ustring' \
 		"all of the row|$ROW_ARGS"; do
 		TAG=part ARGS=${row#*|} BT= per_hit "${row%%|*}" do_sys_openat2 open /etc/passwd $((N / 4))
 	done

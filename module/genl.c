@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The generic netlink family: the module's only control interface.  Here,
- * which handler serves which command (genl_probe.c, genl_trigger.c), and
- * registering the family (genl_common.c, with its policies).
+ * which handler serves which command (genl_probe.c, genl_trigger.c,
+ * genl_sym.c), and registering the family (genl_common.c, with its
+ * policies).
  */
 #include <net/genetlink.h>
 
 #include "genl_common.h"
 #include "genl_probe.h"
+#include "genl_sym.h"
 #include "genl_trigger.h"
 #include "kpmod.h"
 
@@ -40,6 +42,7 @@ static int (*const kpmod_genl_doits[__KPMOD_CMD_MAX])(struct sk_buff *skb,
 	[KPMOD_CMD_PROBE_FILTER] = kpmod_genl_probe_filter,
 	[KPMOD_CMD_TRIGGER] = kpmod_genl_trigger,
 	[KPMOD_CMD_TRACING] = kpmod_genl_tracing,
+	[KPMOD_CMD_SYM_RESOLVE] = kpmod_genl_sym_resolve,
 };
 
 /*
@@ -104,6 +107,11 @@ static const struct genl_small_ops kpmod_genl_ops[] = {
 	},
 	{
 		.cmd = KPMOD_CMD_TRACING,
+		.doit = kpmod_genl_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KPMOD_CMD_SYM_RESOLVE,
 		.doit = kpmod_genl_doit,
 		.flags = GENL_ADMIN_PERM,
 	},

@@ -122,6 +122,9 @@ static const struct nla_policy kpmod_genl_policy[KPMOD_A_MAX + 1] = {
 	[KPMOD_A_RING] = { .type = NLA_REJECT },
 	[KPMOD_A_HIST_MEM] = { .type = NLA_REJECT },
 	[KPMOD_A_HIST_LIMIT] = { .type = NLA_REJECT },
+	[KPMOD_A_SYM_ADDRS] = { .type = NLA_BINARY, .len = KPMOD_SYM_BATCH * sizeof(u64) },
+	[KPMOD_A_SYMS] = { .type = NLA_REJECT },
+	[KPMOD_A_SYM_TEXT] = { .type = NLA_REJECT },
 };
 
 /*

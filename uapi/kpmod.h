@@ -121,6 +121,16 @@
  *                          while a probe is enabled or a ring is attached;
  *                          E2BIG when size x possible CPUs would exceed
  *                          KPMOD_A_BUF_LIMIT.
+ * KPMOD_CMD_SYM_RESOLVE    KPMOD_A_SYM_ADDRS (1 to KPMOD_SYM_BATCH u64
+ *                          kernel addresses); the reply's KPMOD_A_SYMS
+ *                          holds one KPMOD_A_SYM_TEXT per address, in
+ *                          order: the kernel's %pS of it ("sym+0x1a/0x40"
+ *                          or "sym+0x1a/0x40 [mod]"; "0x..." where no
+ *                          symbol is), as ftrace prints it.  Values are
+ *                          looked up, never read through.  Needs
+ *                          CAP_SYSLOG too (as kptr_restrict=1 asks of a
+ *                          reader of /proc/kallsyms; the CLI asks only
+ *                          where /proc/kallsyms shows it addresses).
  *
  * The character device /dev/KPMOD_DEVICE_NAME (mode 0600) serves the
  * per-CPU rings to readers, see "Rings" below.
@@ -140,7 +150,7 @@
  * way an older peer cannot ignore.  The CLI refuses to drive a module whose
  * uapi version differs from its own.
  */
-#define KPMOD_UAPI_VERSION	10
+#define KPMOD_UAPI_VERSION	11
 
 /* Longest string attribute the module sends in STATUS, NUL included. */
 #define KPMOD_STR_MAX		64
@@ -182,6 +192,7 @@
 #define KPMOD_TRIGGER_UNLIMITED	0xffffffffU	/* a trigger's count: no limit */
 #define KPMOD_PID_TREE_DEPTH	64	/* ancestors a pid tree check follows */
 #define KPMOD_PID_MAX		4194304	/* PID_MAX_LIMIT: the largest process id */
+#define KPMOD_SYM_BATCH		32	/* addresses in one SYM_RESOLVE */
 
 enum kpmod_cmd {
 	KPMOD_CMD_UNSPEC,
@@ -197,6 +208,7 @@ enum kpmod_cmd {
 	KPMOD_CMD_TRIGGER,
 	KPMOD_CMD_HIST_GET,
 	KPMOD_CMD_TRACING,
+	KPMOD_CMD_SYM_RESOLVE,
 	__KPMOD_CMD_MAX,
 };
 
@@ -276,6 +288,9 @@ enum kpmod_attr {
 	KPMOD_A_PROBE_REF_CTR_OFFSET,	/* u64: a uprobe's semaphore, a file offset */
 	KPMOD_A_HIST_MEM,		/* u64 (STATUS) */
 	KPMOD_A_HIST_LIMIT,		/* u64 (STATUS) */
+	KPMOD_A_SYM_ADDRS,		/* binary: u64[], at most KPMOD_SYM_BATCH */
+	KPMOD_A_SYMS,			/* nest of KPMOD_A_SYM_TEXT, one per address (replies) */
+	KPMOD_A_SYM_TEXT,		/* string: the address as the kernel's %pS prints it */
 	__KPMOD_A_MAX,
 };
 

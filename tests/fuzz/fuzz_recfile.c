@@ -2,7 +2,8 @@
 /*
  * Record files: kp_recfile_open() and kp_recfile_next() to the end or the
  * first damage, as `kpmod report` reads them, and every record of every
- * chunk returned printed as text and as JSON, with the file's symbols.
+ * chunk returned printed as text and as JSON, with the file's symbols
+ * (its KSYMS block's, or its SYMS blocks' read so far).
  *
  * Every block is checksummed, so nearly every mutation would stop at the
  * first CRC: each input is read as it is, then again with its blocks'
@@ -88,7 +89,15 @@ static void read_file(char *buf, size_t size)
 	if (!kp_recfile_open(&r, f, "fuzz.kpm")) {
 		have_ks = r.ksyms && !kp_ksyms_load_buf(&ks, r.ksyms, r.ksyms_len);
 		while ((ret = kp_recfile_next(&r, &c)) > 0) {
-			print_chunk(&r, &c, have_ks ? &ks : NULL);
+			struct kp_ksyms sized;
+
+			/* Version 3: the SYMS blocks read so far name the addresses. */
+			if (r.info.syms && !kp_ksyms_load_sized(&sized, r.syms, r.nsyms)) {
+				print_chunk(&r, &c, &sized);
+				kp_ksyms_free(&sized);
+			} else {
+				print_chunk(&r, &c, have_ks ? &ks : NULL);
+			}
 			kp_chunk_free(&c);
 		}
 		FUZZ_ASSERT(ret == 0 || r.err[0], "error %d without a message", ret);

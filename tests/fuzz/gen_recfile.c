@@ -318,6 +318,29 @@ int main(int argc, char **argv)
 	chunk(1, 5, 0);
 	finish(dir, "full.kpm", 2, true, 0);
 
+	/* Version 3: SYMS blocks before the chunks that need them. */
+	{
+		struct kp_recinfo info = info_x86;
+		const struct kp_sym s1[2] = {
+			{ .addr = 0xffffffff81001000ULL, .size = 0x150, .name = "do_sys_openat2" },
+			{ .addr = 0xffffffffc0001000ULL, .size = 0x20, .name = "foo_init",
+			  .mod = "foo" },
+		};
+		const struct kp_sym s2 = { .addr = 0xffffffff81001150ULL, .size = 0x40,
+					   .name = "__x64_sys_openat" };
+
+		info.syms = true;
+		begin(&info, 3, false);
+		check(kp_recfile_write_syms(f, s1, 2), "syms");
+		event_open(1000, "bash", "/etc/passwd", 12, 0);
+		stack(1000, 3);
+		chunk(0, 0, 0);
+		check(kp_recfile_write_syms(f, &s2, 1), "syms");
+		event_ret(2000, 0xffffffff81001160ULL);
+		chunk(1, 0, 0);
+		finish(dir, "syms.kpm", 2, true, 0);
+	}
+
 	/* No symbol block: addresses print as hex. */
 	begin(&info_x86, 3, false);
 	event_open(1000, "bash", "/etc/passwd", 12, 0);

@@ -501,6 +501,159 @@ START_TEST(record_layout_helpers)
 }
 END_TEST
 
+
+/*
+ * What a recording embeds: the symbols of the addresses kp_format_addrs()
+ * names, as the kernel's %pS gives them (here the full table's own %pS).
+ * A table of those alone must print every record exactly as the full
+ * table does: an address the formatters look up and the walk missed would
+ * print as hex.
+ */
+struct named {
+	const struct kp_ksyms *full;
+	struct kp_sym syms[64];
+	char names[64][KPMOD_MAX_SYMBOL_LEN];
+	char mods[64][KPMOD_MAX_MODULE_LEN];
+	size_t n, asked;
+};
+
+static void name_one(uint64_t addr, void *arg)
+{
+	struct named *nm = arg;
+	char text[256];
+
+	nm->asked++;
+	ck_assert_uint_ne(addr, 0);
+	ck_assert_uint_lt(nm->n, 64);
+	kp_ksyms_snprint(nm->full, addr, true, text, sizeof(text));
+	if (!kp_ksyms_parse_ps(text, addr, &nm->syms[nm->n], nm->names[nm->n], nm->mods[nm->n]))
+		nm->n++;
+}
+
+static void same_with_named(const struct rb *b, const struct kp_probe_desc *p,
+			    const struct kp_ksyms *full, size_t want_asked)
+{
+	static struct named nm;
+	struct kp_ksyms sized;
+	char *a, *c;
+	int json, ra, rc;
+
+	memset(&nm, 0, sizeof(nm));
+	nm.full = full;
+	ck_assert_int_eq(kp_format_addrs(b->rec, p, name_one, &nm), 0);
+	ck_assert_uint_eq(nm.asked, want_asked);
+	ck_assert_int_eq(kp_ksyms_load_sized(&sized, nm.syms, nm.n), 0);
+	for (json = 0; json < 2; json++) {
+		if (b->rec->type == KPMOD_REC_STACK) {
+			char *x = NULL, *y = NULL;
+			size_t xl = 0, yl = 0;
+			FILE *f = open_memstream(&x, &xl), *g = open_memstream(&y, &yl);
+
+			ck_assert_int_eq(json ? kp_format_stack_json(f, b->rec, p, full) :
+					 kp_format_stack_text(f, b->rec, full), 0);
+			ck_assert_int_eq(json ? kp_format_stack_json(g, b->rec, p, &sized) :
+					 kp_format_stack_text(g, b->rec, &sized), 0);
+			fclose(f);
+			fclose(g);
+			ck_assert_str_eq(y, x);
+			free(x);
+			free(y);
+			continue;
+		}
+		a = run(json, b, p, full, &ra);
+		c = run(json, b, p, &sized, &rc);
+		ck_assert_int_eq(ra, rc);
+		ck_assert_str_eq(c, a);
+		free(a);
+		free(c);
+	}
+	kp_ksyms_free(&sized);
+}
+
+START_TEST(a_recordings_symbols_print_as_the_full_table)
+{
+	struct kp_probe_desc *p = all_types_probe();
+	struct kp_probe_desc rp = { .id = 9, .kind = KPMOD_PROBE_RETURN,
+				    .group = "kprobes", .event = "myret" };
+	uint64_t syms[3] = { 0xffffffff81001150ULL, 0, 0xffffffffc0001021ULL };
+	struct kp_ksyms ks;
+	struct kpmod_stack_rec *st;
+	struct rb b;
+
+	ck_assert_int_eq(kp_ksyms_load_buf(&ks, kallsyms, strlen(kallsyms)), 0);
+	/* ip, sym, symstr */
+	fill_all_types(&b, p);
+	same_with_named(&b, p, &ks, 3);
+	/* A faulted symbol is not asked for. */
+	b.faults[15 / 8] |= 1 << (15 % 8);
+	same_with_named(&b, p, &ks, 2);
+	free(p);
+
+	/* A return probe's both addresses, an array of symbols, its zero skipped. */
+	add_arg(&rp, "fns", KPMOD_T_SYMBOL, 3, 8);
+	rb_init(&b, &rp);
+	b.rec->flags = KPMOD_RECF_RETURN;
+	b.rec->ret_ip = 0xffffffff81001165ULL;
+	rb_set(&b, &rp.args[0], 0, syms, 24);
+	same_with_named(&b, &rp, &ks, 4);
+
+	/* A stack's frames, one outside every symbol. */
+	memset(b.w, 0, sizeof(b.w));
+	st = (void *)b.w;
+	st->hdr.type = KPMOD_REC_STACK;
+	st->hdr.probe_id = rp.id;
+	st->nr = 3;
+	st->frames[0] = 0xffffffff81001005ULL;
+	st->frames[1] = 0xffffffffc0001014ULL;
+	st->frames[2] = 0xffffffff80000000ULL;
+	st->hdr.len = sizeof(*st) + 3 * sizeof(uint64_t);
+	b.rec = &st->hdr;
+	same_with_named(&b, &rp, &ks, 3);
+	kp_ksyms_free(&ks);
+}
+END_TEST
+
+/* The kernel's %pS text, parsed: a symbol, its module, or nothing. */
+START_TEST(ps_text_parses_as_the_kernel_prints_it)
+{
+	char name[KPMOD_MAX_SYMBOL_LEN], mod[KPMOD_MAX_MODULE_LEN], long_name[600];
+	struct kp_sym s;
+
+	ck_assert_int_eq(kp_ksyms_parse_ps("vfs_write+0x9/0x2a0", 0xffffffff81200009ULL, &s,
+					   name, mod), 0);
+	ck_assert_str_eq(s.name, "vfs_write");
+	ck_assert_ptr_null(s.mod);
+	ck_assert_uint_eq(s.addr, 0xffffffff81200000ULL);
+	ck_assert_uint_eq(s.size, 0x2a0);
+	ck_assert_int_eq(kp_ksyms_parse_ps("ext4_sync_fs+0x0/0x40 [ext4]", 0xffffffffc0001000ULL,
+					   &s, name, mod), 0);
+	ck_assert_str_eq(s.name, "ext4_sync_fs");
+	ck_assert_str_eq(s.mod, "ext4");
+	ck_assert_uint_eq(s.addr, 0xffffffffc0001000ULL);
+	/* Unknown, malformed, or not adding up to the address: no symbol. */
+	ck_assert_int_eq(kp_ksyms_parse_ps("0xffffffff80000000", 1, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("f+0x10/0x8", 0x100, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("f+0x10/0x80", 0x8, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("f+0x8/0x80", 0x8, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("f+0x8/0x0", 0x18, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("+0x0/0x8", 0x8, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("f+0x0/0x8 []", 0x8, &s, name, mod), -ENOENT);
+	ck_assert_int_eq(kp_ksyms_parse_ps("f+0xg/0x8", 0x8, &s, name, mod), -ENOENT);
+	/* Past the kernel's bounds: refused, not cut. */
+	memset(long_name, 'a', sizeof(long_name));
+	strcpy(long_name + KPMOD_MAX_SYMBOL_LEN, "+0x0/0x8");
+	ck_assert_int_eq(kp_ksyms_parse_ps(long_name, 0x8, &s, name, mod), -ENOENT);
+	strcpy(long_name, "f+0x0/0x8 [");
+	memset(long_name + 11, 'm', KPMOD_MAX_MODULE_LEN);
+	strcpy(long_name + 11 + KPMOD_MAX_MODULE_LEN, "]");
+	ck_assert_int_eq(kp_ksyms_parse_ps(long_name, 0x8, &s, name, mod), -ENOENT);
+	long_name[11 + KPMOD_MAX_MODULE_LEN - 1] = ']';
+	long_name[11 + KPMOD_MAX_MODULE_LEN] = '\0';
+	ck_assert_int_eq(kp_ksyms_parse_ps(long_name, 0x8, &s, name, mod), 0);
+	ck_assert_uint_eq(strlen(s.mod), KPMOD_MAX_MODULE_LEN - 1);
+}
+END_TEST
+
 KP_SUITE(format_suite)
 static Suite *format_suite(void)
 {
@@ -516,6 +669,8 @@ static Suite *format_suite(void)
 	tcase_add_test(tc, stack_record_prints_like_ftrace);
 	tcase_add_test(tc, task_names_and_strings_cannot_forge_lines);
 	tcase_add_test(tc, record_layout_helpers);
+	tcase_add_test(tc, a_recordings_symbols_print_as_the_full_table);
+	tcase_add_test(tc, ps_text_parses_as_the_kernel_prints_it);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -294,8 +294,9 @@ END_TEST
 
 /*
  * A version 1 file (kpmod before CRC-32C: the same blocks checksummed with
- * CRC-32) reads as it did; a version 2 file checksummed with CRC-32 is
- * damaged; a version 3 one is refused by name.
+ * CRC-32) reads as it did, and a version 2 one (before SYMS blocks); a
+ * version 2 file checksummed with CRC-32 is damaged; a version 4 one is
+ * refused by name.
  */
 static void set_version(char *b, size_t size, uint32_t version,
 			uint32_t (*csum)(uint32_t, const void *, size_t))
@@ -327,18 +328,21 @@ START_TEST(version_1_files_still_read)
 	int ret;
 
 	make_sample(&s);
-	ck_assert_int_eq(s.buf[8], 2);
+	ck_assert_int_eq(s.buf[8], 3);
 	set_version(s.buf, s.len, 1, kp_crc32);
+	ck_assert_int_eq(read_all(&s, s.buf, s.len, &ret, err, sizeof(err)), NCHUNKS);
+	ck_assert_int_eq(ret, 0);
+	set_version(s.buf, s.len, 2, kp_crc32c);
 	ck_assert_int_eq(read_all(&s, s.buf, s.len, &ret, err, sizeof(err)), NCHUNKS);
 	ck_assert_int_eq(ret, 0);
 	set_version(s.buf, s.len, 2, kp_crc32);
 	read_all(&s, s.buf, s.len, &ret, err, sizeof(err));
 	ck_assert_int_eq(ret, -EBADMSG);
 	ck_assert_msg(strstr(err, "corrupt"), "%s", err);
-	set_version(s.buf, s.len, 3, kp_crc32c);
+	set_version(s.buf, s.len, 4, kp_crc32c);
 	read_all(&s, s.buf, s.len, &ret, err, sizeof(err));
 	ck_assert_int_eq(ret, -EBADMSG);
-	ck_assert_msg(strstr(err, "record file version 3, this kpmod reads versions 1 to 2"), "%s", err);
+	ck_assert_msg(strstr(err, "record file version 4, this kpmod reads versions 1 to 3"), "%s", err);
 	free(s.buf);
 }
 END_TEST
@@ -410,6 +414,89 @@ START_TEST(a_length_past_the_end_takes_no_memory)
 }
 END_TEST
 
+
+/*
+ * Version 3: the symbols come in SYMS blocks, each before the chunk whose
+ * records first name them; they add up across the file, a file cut after
+ * a chunk keeps the symbols of what it holds, and a damaged one is said.
+ */
+START_TEST(syms_blocks_name_a_recordings_addresses)
+{
+	struct kp_recinfo info = { .uapi_version = KPMOD_UAPI_VERSION, .nr_cpus = 1,
+				   .arch = "x86_64", .syms = true };
+	const struct kp_sym a[2] = {
+		{ .addr = 0xffffffff81200000ULL, .size = 0x2a0, .name = "vfs_write" },
+		{ .addr = 0xffffffffc0001000ULL, .size = 0x40, .name = "foo_fn", .mod = "foo" },
+	};
+	const struct kp_sym b = { .addr = 0xffffffff81300000ULL, .size = 0x100, .name = "bar" };
+	uint64_t w[16];
+	struct kp_recfile r;
+	struct kp_ksyms ks;
+	struct kp_chunk c;
+	char *buf = NULL, text[128];
+	size_t len = 0, cut;
+	FILE *f = open_memstream(&buf, &len);
+	int n;
+
+	add_rec(w, 0, 1, 1, 0);
+	ck_assert_int_eq(kp_recfile_write_header(f, &info, NULL, 0, NULL, 0), 0);
+	ck_assert_int_eq(kp_recfile_write_syms(f, a, 2), 0);
+	ck_assert_int_eq(kp_recfile_write_chunk(f, 0, 0, 0, 0, w, sizeof(struct kpmod_record)), 0);
+	cut = ftell(f);
+	ck_assert_int_eq(kp_recfile_write_syms(f, &b, 1), 0);
+	ck_assert_int_eq(kp_recfile_write_chunk(f, 0, 0, 0, 0, w, sizeof(struct kpmod_record)), 0);
+	ck_assert_int_eq(kp_recfile_write_end(f, 2), 0);
+	fclose(f);
+
+	f = open_bytes(buf, len);
+	ck_assert_int_eq(kp_recfile_open(&r, f, "x.kpm"), 0);
+	ck_assert(r.info.syms);
+	n = 0;
+	while (kp_recfile_next(&r, &c) > 0) {
+		kp_chunk_free(&c);
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(r.nsyms, 3);
+	ck_assert_int_eq(kp_ksyms_load_sized(&ks, r.syms, r.nsyms), 0);
+	kp_ksyms_snprint(&ks, 0xffffffff81200009ULL, true, text, sizeof(text));
+	ck_assert_str_eq(text, "vfs_write+0x9/0x2a0");
+	kp_ksyms_snprint(&ks, 0xffffffffc0001010ULL, true, text, sizeof(text));
+	ck_assert_str_eq(text, "foo_fn+0x10/0x40 [foo]");
+	kp_ksyms_snprint(&ks, 0xffffffff81300000ULL, false, text, sizeof(text));
+	ck_assert_str_eq(text, "bar");
+	/* Past a symbol's own size: no name, though no symbol follows it. */
+	kp_ksyms_snprint(&ks, 0xffffffff812002a0ULL, true, text, sizeof(text));
+	ck_assert_str_eq(text, "0xffffffff812002a0");
+	kp_ksyms_free(&ks);
+	kp_recfile_close(&r);
+	fclose(f);
+
+	/* Cut after the first chunk: its symbols are there. */
+	f = open_bytes(buf, cut);
+	ck_assert_int_eq(kp_recfile_open(&r, f, "x.kpm"), 0);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 1);
+	kp_chunk_free(&c);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), -EBADMSG);
+	ck_assert_uint_eq(r.nsyms, 2);
+	kp_recfile_close(&r);
+	fclose(f);
+
+	/* A count larger than the block holds: corrupt, said where. */
+	buf[cut + 24] = 9;
+	set_version(buf, len, 3, kp_crc32c);
+	f = open_bytes(buf, len);
+	ck_assert_int_eq(kp_recfile_open(&r, f, "x.kpm"), 0);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), 1);
+	kp_chunk_free(&c);
+	ck_assert_int_eq(kp_recfile_next(&r, &c), -EBADMSG);
+	ck_assert_msg(strstr(r.err, "corrupt symbols block at byte"), "%s", r.err);
+	kp_recfile_close(&r);
+	fclose(f);
+	free(buf);
+}
+END_TEST
+
 KP_SUITE(recfile_suite)
 static Suite *recfile_suite(void)
 {
@@ -423,6 +510,7 @@ static Suite *recfile_suite(void)
 	tcase_add_test(tc, a_length_past_the_end_takes_no_memory);
 	tcase_add_test(tc, checksums);
 	tcase_add_test(tc, version_1_files_still_read);
+	tcase_add_test(tc, syms_blocks_name_a_recordings_addresses);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

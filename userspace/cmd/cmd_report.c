@@ -122,6 +122,7 @@ int kp_cmd_report(int argc, char **argv)
 		fclose(f);
 		return KP_EXIT_ERROR;
 	}
+	/* Versions 1 and 2: kallsyms' text, before the first chunk. */
 	if (rf.ksyms && !kp_ksyms_load_buf(&ks, rf.ksyms, rf.ksyms_len))
 		em.ks = &ks;
 	em.probes = rf.probes;
@@ -162,6 +163,9 @@ int kp_cmd_report(int argc, char **argv)
 			cc->chunks[cc->n++] = ch;
 		}
 	}
+	/* Version 3: the SYMS blocks, met in the pass above, name the addresses. */
+	if (rf.info.syms && !em.ks && !kp_ksyms_load_sized(&ks, rf.syms, rf.nsyms))
+		em.ks = &ks;
 	src = calloc(ncpu ? ncpu : 1, sizeof(*src));
 	for (i = 0; i < ncpu && src; i++) {
 		/*

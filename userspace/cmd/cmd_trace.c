@@ -22,6 +22,7 @@
 #include "live.h"
 #include "merge.h"
 #include "oneshot.h"
+#include "recsyms.h"
 
 #define KP_SETTLE_NS	50000000ULL	/* 50 ms */
 #define KP_POLL_MS	100
@@ -340,6 +341,7 @@ end_run:
 struct kp_rec_state {
 	uint8_t *buf;
 	size_t cap;
+	struct kp_recsyms syms;		/* the symbols its records need */
 	uint64_t events, bytes, chunks;
 	bool got_data;		/* this round read something: no need to sleep */
 };
@@ -375,6 +377,7 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 			continue;
 		}
 		memcpy(st->buf + len, rec, rec->len);
+		kp_recsyms_add(&st->syms, (const struct kpmod_record *)(st->buf + len));
 		len += rec->len;
 		st->events += rec->type == KPMOD_REC_EVENT;	/* a stack follows its event */
 		kp_ring_skip(r);
@@ -389,6 +392,10 @@ static int kp_record_ring(struct kp_live *lv, unsigned int i, FILE *f,
 	st->got_data = true;
 	st->chunks++;
 	st->bytes += len;
+	/* The symbols first: a file cut after them still names the chunk's. */
+	ret = kp_recsyms_flush(&st->syms, &lv->nl, f);
+	if (ret)
+		return ret;
 	return kp_record_chunk(f, r->cpu, kp_ring_counts(r), st->buf, len);
 }
 
@@ -419,8 +426,6 @@ int kp_cmd_record(int argc, char **argv)
 	struct kp_rec_state st = { 0 };
 	struct kp_oneshot os;
 	struct kp_recinfo info;
-	char *ksyms = NULL;
-	size_t ksyms_len = 0;
 	uint64_t deadline, last_progress = 0;
 	struct kp_live lv;
 	struct kp_opts o;
@@ -451,10 +456,10 @@ int kp_cmd_record(int argc, char **argv)
 		return kp_run_end(&os, KP_EXIT_ERROR);
 	}
 	kp_live_info(&lv, &info);
-	/* Symbols are embedded raw; report parses them wherever it runs. */
-	ksyms = kp_read_file("/proc/kallsyms", &ksyms_len);
-	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, ksyms,
-				    ksyms ? ksyms_len : 0) ||
+	/* The records' symbols go in as they come; report reads them anywhere. */
+	kp_recsyms_init(&st.syms, lv.probes, lv.nprobes);
+	info.syms = st.syms.on;
+	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, NULL, 0) ||
 	    kp_record_counters(&lv, f, &st, true)) {
 		kp_msg("record", "%s: write failed\n", o.out);
 		ret = KP_EXIT_ERROR;
@@ -499,7 +504,7 @@ int kp_cmd_record(int argc, char **argv)
 	}
 	kp_live_summary(&lv, st.events);
 out:
-	free(ksyms);
+	kp_recsyms_free(&st.syms);
 	free(st.buf);
 	if (fclose(f) && !ret) {
 		kp_msg("record", "%s: %s\n", o.out, strerror(errno));

@@ -74,6 +74,42 @@ kpmod report /tmp/cut.kpm >/tmp/cut.txt 2>/tmp/cut.err && fail "truncated file a
 cat /tmp/cut.err
 grep -q "truncated" /tmp/cut.err || fail "no 'truncated' in the error"
 
+# The recording names its addresses as the kernel's %pS does (what
+# ftrace prints), and only those its records hold: the same text as
+# trace's (from kallsyms) for the probe's function and the return's
+# callers, and every frame of a stack named, down to the system call's
+# entry.  No message about symbols.
+grep -q symbols /tmp/r.out.err && fail "record: $(cat /tmp/r.out.err)"
+kpmod report /tmp/r.kpm >/tmp/rep.txt || fail "report failed"
+fn() { grep " $1: " "$2" | sed 's/.*: (\(.*\)).*/\1/' | grep -v kretprobe | sort -u; }
+fn pg /tmp/pg.txt >/tmp/fa.txt
+fn pg /tmp/rep.txt >/tmp/fb.txt
+[ -s /tmp/fa.txt ] && diff /tmp/fa.txt /tmp/fb.txt || fail "report's function is not trace's"
+grep ' kpmod-work-' /tmp/t.txt >/tmp/tw.txt
+grep ' kpmod-work-' /tmp/rep.txt >/tmp/rw.txt
+fn pgret /tmp/tw.txt >/tmp/fa.txt
+fn pgret /tmp/rw.txt >/tmp/fb.txt
+[ -s /tmp/fa.txt ] && diff /tmp/fa.txt /tmp/fb.txt || fail "report's return callers are not trace's"
+expect_rc 0 kpmod trigger kpm/pg 'stacktrace:1 if nr == 7100001'
+capture /tmp/s.out "record -o /tmp/s.kpm" -- taskset -c 0 kpmod-work getpgid 3 7100000
+expect_rc 0 kpmod trigger kpm/pg '!stacktrace'
+kpmod report /tmp/s.kpm >/tmp/s.txt || fail "report of the stack failed"
+[ "$(grep -A 1 '<stack trace>$' /tmp/s.txt | grep -c '^ => find_task_by_vpid+0x')" -eq 1 ] ||
+	{ cat /tmp/s.txt; fail "the recorded stack does not start in find_task_by_vpid"; }
+grep -q '^ => \(entry_SYSCALL_64\|el0t_64_sync\|el0_sync\)' /tmp/s.txt ||
+	{ cat /tmp/s.txt; fail "the recorded stack does not reach the system call's entry"; }
+grep '^ => ' /tmp/s.txt | grep -vE '^ => [A-Za-z_0-9.$]+\+0x[0-9a-f]+/0x[0-9a-f]+( \[[A-Za-z_0-9]+\])?$' &&
+	fail "a recorded frame is not named"
+# Where kallsyms shows root no address (kptr_restrict=2), a recording
+# names none either: addresses print as hex, as they did from its copy.
+kr=$(cat /proc/sys/kernel/kptr_restrict)
+echo 2 >/proc/sys/kernel/kptr_restrict
+capture /tmp/h.out "record -o /tmp/h.kpm" -- taskset -c 0 kpmod-work getpgid 3 7100000
+echo "$kr" >/proc/sys/kernel/kptr_restrict
+kpmod report /tmp/h.kpm >/tmp/h.txt || fail "report under kptr_restrict failed"
+grep ' kpmod-work-.* pg: ' /tmp/h.txt | head -n 1 | grep -qE ': pg: \(0x[0-9a-f]+\) nr=7100000$' ||
+	{ cat /tmp/h.txt; fail "under kptr_restrict=2 a recording named an address"; }
+
 # A task that names itself to forge a line: still one line, escaped.
 kpmod trace --count 3 >/tmp/f.txt 2>/dev/null &
 tpid=$!

@@ -818,6 +818,20 @@ static void run_cases(void)
 	nla_nest_end(m, args);
 	expect("selector outside a selection", m, EINVAL);
 	expect("unknown command", new_msg(__KPMOD_CMD_MAX + 3), EOPNOTSUPP);
+	{
+		uint64_t a[KPMOD_SYM_BATCH + 1] = { 0, ~0ULL };
+
+		expect("name no address", new_msg(KPMOD_CMD_SYM_RESOLVE), EINVAL);
+		m = new_msg(KPMOD_CMD_SYM_RESOLVE);
+		nla_put(m, KPMOD_A_SYM_ADDRS, 7, a);
+		expect("name part of an address", m, EINVAL);
+		m = new_msg(KPMOD_CMD_SYM_RESOLVE);
+		nla_put(m, KPMOD_A_SYM_ADDRS, sizeof(a), a);
+		expect("name more addresses than a batch", m, ERANGE);
+		m = new_msg(KPMOD_CMD_SYM_RESOLVE);
+		nla_put(m, KPMOD_A_SYM_ADDRS, 2 * sizeof(a[0]), a);
+		expect("name two addresses that are no symbol", m, 0);
+	}
 
 	/* A 64-bit offset is refused, not cut to 32 bits (vfs_read+0). */
 	m = probe_msg("big", KPMOD_PROBE_ENTRY, "vfs_read", 0, NULL, 0);

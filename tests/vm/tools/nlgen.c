@@ -565,6 +565,19 @@ static void workload(void)
 	}
 }
 
+/* Addresses to name: in the kernel half of the address space, or any value. */
+static void gen_syms(struct nl_msg *m)
+{
+	uint64_t a[KPMOD_SYM_BATCH + 2];
+	unsigned int n = (unsigned int)num(1, KPMOD_SYM_BATCH), i;
+
+	if (n > N_ELEMS(a))
+		n = N_ELEMS(a);
+	for (i = 0; i < n; i++)
+		a[i] = rnd(2) ? 0xffff800000000000ULL + rnd64() % (1ULL << 47) : num(0, ~0ULL);
+	put(m, KPMOD_A_SYM_ADDRS, a, n * sizeof(a[0]));
+}
+
 void run_gen(int n, unsigned int seed)
 {
 	static const uint8_t cmds[] = {
@@ -573,7 +586,7 @@ void run_gen(int n, unsigned int seed)
 		KPMOD_CMD_PROBE_GET, KPMOD_CMD_PROBE_FILTER, KPMOD_CMD_PROBE_FILTER,
 		KPMOD_CMD_TRIGGER, KPMOD_CMD_TRIGGER, KPMOD_CMD_TRIGGER,
 		KPMOD_CMD_HIST_GET, KPMOD_CMD_BUFFER_SET, KPMOD_CMD_TRACING,
-		KPMOD_CMD_STATUS, KPMOD_CMD_CLEAR,
+		KPMOD_CMD_STATUS, KPMOD_CMD_CLEAR, KPMOD_CMD_SYM_RESOLVE,
 	};
 	int accepted[__KPMOD_CMD_MAX + 1] = { 0 }, refused[__KPMOD_CMD_MAX + 1] = { 0 };
 	static char why[__KPMOD_CMD_MAX + 1][160];
@@ -621,6 +634,7 @@ void run_gen(int n, unsigned int seed)
 		case KPMOD_CMD_TRIGGER: gen_trigger(m); break;
 		case KPMOD_CMD_BUFFER_SET: gen_buffer(m); break;
 		case KPMOD_CMD_TRACING: put_u32(m, KPMOD_A_TRACING_ON, num(0, 2)); break;
+		case KPMOD_CMD_SYM_RESOLVE: gen_syms(m); break;
 		default: break;
 		}
 		c = send_msg(m);

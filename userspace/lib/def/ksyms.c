@@ -7,6 +7,9 @@
 
 #include "ksyms.h"
 
+/* Tables loaded so far: each load's gen (caches of its lookups key on it). */
+static unsigned long kp_ksyms_loads;
+
 static int by_addr(const void *a, const void *b)
 {
 	const struct kp_sym *x = a, *y = b;
@@ -129,10 +132,8 @@ int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len)
 	char *line, *next;
 	int nonzero = 0;
 
-	static unsigned long loads;
-
 	memset(k, 0, sizeof(*k));
-	k->gen = ++loads;
+	k->gen = ++kp_ksyms_loads;
 	k->text = malloc(len + 1);
 	if (!k->text)
 		return -ENOMEM;
@@ -225,6 +226,110 @@ int kp_ksyms_load_file(struct kp_ksyms *k, const char *path)
 	return ret;
 }
 
+int kp_ksyms_load_sized(struct kp_ksyms *k, const struct kp_sym *syms, size_t n)
+{
+	size_t text = 0, i, j = 0, at = 0;
+
+	memset(k, 0, sizeof(*k));
+	k->gen = ++kp_ksyms_loads;
+	k->sized = true;
+	for (i = 0; i < n; i++)
+		text += strlen(syms[i].name) + 1 + (syms[i].mod ? strlen(syms[i].mod) + 1 : 0);
+	k->text = malloc(text + 1);
+	k->syms = malloc((n ? n : 1) * sizeof(*k->syms));
+	k->names = calloc(1, sizeof(*k->names));
+	if (!k->text || !k->syms || !k->names) {
+		kp_ksyms_free(k);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct kp_sym *d = &k->syms[i];
+		size_t len = strlen(syms[i].name) + 1;
+
+		*d = syms[i];
+		d->name = memcpy(k->text + at, syms[i].name, len);
+		at += len;
+		if (syms[i].mod) {
+			len = strlen(syms[i].mod) + 1;
+			d->mod = memcpy(k->text + at, syms[i].mod, len);
+			at += len;
+		}
+	}
+	k->text[at] = '\0';
+	k->text_len = at;
+	if (n)
+		qsort(k->syms, n, sizeof(*k->syms), by_addr);
+	/* One entry an address: the kernel named each the same way. */
+	for (i = 0; i < n; i++)
+		if (!j || k->syms[j - 1].addr != k->syms[i].addr)
+			k->syms[j++] = k->syms[i];
+	k->nsyms = j;
+	k->zeroed = !j;
+	return 0;
+}
+
+/* A "0x" and hex digits up to @end; false if anything else. */
+static bool parse_hex(const char *p, const char *end, uint64_t *v)
+{
+	if (end - p < 3 || p[0] != '0' || p[1] != 'x' || end - p > 18)
+		return false;
+	*v = 0;
+	for (p += 2; p < end; p++) {
+		unsigned int c = (unsigned char)*p;
+
+		if (c - '0' < 10)
+			*v = *v << 4 | (c - '0');
+		else if ((c | 0x20) - 'a' < 6)
+			*v = *v << 4 | ((c | 0x20) - 'a' + 10);
+		else
+			return false;
+	}
+	return true;
+}
+
+/* The last @c in [@p, @end), or NULL. */
+static const char *last_of(const char *p, const char *end, char c)
+{
+	while (end > p)
+		if (*--end == c)
+			return end;
+	return NULL;
+}
+
+int kp_ksyms_parse_ps(const char *text, uint64_t addr, struct kp_sym *s,
+		      char name[KPMOD_MAX_SYMBOL_LEN], char mod[KPMOD_MAX_MODULE_LEN])
+{
+	const char *end = text + strlen(text), *slash, *plus, *p;
+	uint64_t off, len;
+
+	memset(s, 0, sizeof(*s));
+	s->type = 't';
+	/* " [mod]" last: a module's symbol. */
+	if (end > text && end[-1] == ']' && (p = strrchr(text, '[')) && p > text + 1 &&
+	    p[-1] == ' ') {
+		if (end - 1 - (p + 1) >= KPMOD_MAX_MODULE_LEN || end - 1 == p + 1)
+			return -ENOENT;
+		memcpy(mod, p + 1, end - 1 - (p + 1));
+		mod[end - 1 - (p + 1)] = '\0';
+		s->mod = mod;
+		end = p - 1;
+	}
+	/* "name+0xoff/0xsize": a name has neither '+' nor '/' after it. */
+	slash = last_of(text, end, '/');
+	plus = slash ? last_of(text, slash, '+') : NULL;
+	/* The kernel's offset is within the size (a size 0 only at offset 0). */
+	if (!plus || plus == text || plus - text >= KPMOD_MAX_SYMBOL_LEN ||
+	    !parse_hex(plus + 1, slash, &off) || !parse_hex(slash + 1, end, &len) ||
+	    off >= addr || (len ? off >= len : off != 0))
+		return -ENOENT;
+	memcpy(name, text, plus - text);
+	name[plus - text] = '\0';
+	s->name = name;
+	s->addr = addr - off;
+	s->size = len;
+	return 0;
+}
+
 void kp_ksyms_free(struct kp_ksyms *k)
 {
 	free(k->text);
@@ -254,6 +359,23 @@ struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k)
 	return nm->by_name;
 }
 
+bool kp_ksyms_shown(void)
+{
+	char line[1024];
+	struct kp_sym s;
+	FILE *f = fopen("/proc/kallsyms", "re");
+	bool shown = false;
+	int i;
+
+	if (!f)
+		return false;
+	/* x86_64's first lines are per-CPU offsets, the first of them 0. */
+	for (i = 0; i < 16 && !shown && fgets(line, sizeof(line), f); i++)
+		shown = parse_line(line, &s) && s.addr;
+	fclose(f);
+	return shown;
+}
+
 bool kp_ksyms_zeroed(const struct kp_ksyms *k)
 {
 	return !k || k->zeroed || !k->nsyms;
@@ -267,15 +389,11 @@ int kp_ksyms_load_usable(struct kp_ksyms *k)
 	return -1;
 }
 
-const struct kp_sym *kp_ksyms_lookup(const struct kp_ksyms *k, uint64_t addr,
-				     uint64_t *off, uint64_t *size)
+/* The index of the last symbol at or below @addr (not below the first). */
+static size_t last_at_or_below(const struct kp_ksyms *k, uint64_t addr)
 {
-	size_t lo = 0, hi, i, j;
+	size_t lo = 0, hi = k->nsyms;
 
-	if (kp_ksyms_zeroed(k) || addr < k->syms[0].addr)
-		return NULL;
-	/* The last symbol at or below addr... */
-	hi = k->nsyms;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -284,6 +402,34 @@ const struct kp_sym *kp_ksyms_lookup(const struct kp_ksyms *k, uint64_t addr,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* In a sized table: the last symbol at or below @addr, if @addr is in it. */
+static const struct kp_sym *lookup_sized(const struct kp_ksyms *k, uint64_t addr,
+					 uint64_t *off, uint64_t *size)
+{
+	const struct kp_sym *s = &k->syms[last_at_or_below(k, addr)];
+
+	*off = addr - s->addr;
+	*size = s->size;
+	/* Size 0: the kernel knew no end, as for the last symbol here. */
+	if (s->size ? *off >= s->size : *off != 0)
+		return NULL;
+	return s;
+}
+
+const struct kp_sym *kp_ksyms_lookup(const struct kp_ksyms *k, uint64_t addr,
+				     uint64_t *off, uint64_t *size)
+{
+	size_t lo, i, j;
+
+	if (kp_ksyms_zeroed(k) || addr < k->syms[0].addr)
+		return NULL;
+	if (k->sized)
+		return lookup_sized(k, addr, off, size);
+	/* The last symbol at or below addr... */
+	lo = last_at_or_below(k, addr);
 	/* ...the first of its aliases, as kallsyms picks... */
 	i = lo;
 	while (i > 0 && k->syms[i - 1].addr == k->syms[i].addr)

@@ -16,11 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uapi/kpmod.h"
+
 struct kp_sym {
 	uint64_t addr;
 	const char *name;
 	const char *mod;	/* NULL for the core kernel */
 	char type;		/* the nm letter */
+	uint64_t size;		/* in a sized table (kp_ksyms_load_sized()) only */
 };
 
 /*
@@ -45,6 +48,7 @@ struct kp_ksyms {
 	/* by name, then by address: built on first use (kp_ksyms_by_name) */
 	struct kp_ksyms_names *names;
 	bool zeroed;
+	bool sized;		/* each symbol's size is its own, not the gap to the next */
 	unsigned long gen;	/* differs between any two loads (caches key on it) */
 };
 
@@ -68,6 +72,23 @@ unsigned int kp_ksyms_near(const struct kp_ksyms *k, const char *name, const cha
 /* Loads a copy of kallsyms text (@len bytes, need not end in NUL). */
 int kp_ksyms_load_buf(struct kp_ksyms *k, const char *text, size_t len);
 
+/*
+ * Loads the symbols the kernel named (each with its size, as %pS gives
+ * them: what a recording embeds), copying names and modules.  Duplicates
+ * of one address are kept once.  0 or -ENOMEM.
+ */
+int kp_ksyms_load_sized(struct kp_ksyms *k, const struct kp_sym *syms, size_t n);
+
+/*
+ * Parses @text, the kernel's %pS of @addr ("sym+0x1a/0x40 [mod]"), into
+ * @s (name and mod point into @name and @mod, of KPMOD_MAX_SYMBOL_LEN and
+ * KPMOD_MAX_MODULE_LEN bytes, the kernel's own bounds; the type is 't').
+ * Returns 0, or -ENOENT where the kernel named no symbol ("0x...", or
+ * text that does not add up to @addr or is out of those bounds).
+ */
+int kp_ksyms_parse_ps(const char *text, uint64_t addr, struct kp_sym *s,
+		      char name[KPMOD_MAX_SYMBOL_LEN], char mod[KPMOD_MAX_MODULE_LEN]);
+
 void kp_ksyms_free(struct kp_ksyms *k);
 
 /* How many core kernel symbols (not a module's) are named @name. */
@@ -75,6 +96,12 @@ size_t kp_ksyms_count_core(const struct kp_ksyms *k, const char *name);
 
 /* @k's symbols by name, then by address (nsyms of them); NULL if out of memory. */
 struct kp_sym * const *kp_ksyms_by_name(const struct kp_ksyms *k);
+
+/*
+ * Whether /proc/kallsyms shows this process its addresses (its first lines
+ * only: kptr_restrict hides all or none).  False if it cannot be read.
+ */
+bool kp_ksyms_shown(void);
 
 /* True when the table has no usable addresses (kallsyms read without root). */
 bool kp_ksyms_zeroed(const struct kp_ksyms *k);

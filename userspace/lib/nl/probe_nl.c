@@ -425,6 +425,57 @@ int kp_tracing_set(struct kp_nl *nl, bool on, struct kp_err *e)
 	return kp_nl_call(nl, KPMOD_CMD_TRACING, 0, kp_fill_tracing, NULL, &on, e);
 }
 
+struct kp_sym_req {
+	const uint64_t *addrs;
+	unsigned int n, got;
+	kp_sym_fn fn;
+	void *arg;
+};
+
+static int kp_fill_sym(struct nl_msg *msg, void *arg)
+{
+	const struct kp_sym_req *q = arg;
+
+	return nla_put(msg, KPMOD_A_SYM_ADDRS, q->n * sizeof(*q->addrs), q->addrs) ?
+	       -NLE_NOMEM : 0;
+}
+
+/* One text an address, in the request's order; anything else is refused. */
+static int kp_sym_reply(struct nlattr **attrs, void *arg)
+{
+	struct kp_sym_req *q = arg;
+	struct nlattr *a;
+	int rem, ret;
+
+	if (!attrs[KPMOD_A_SYMS])
+		return -EBADMSG;
+	nla_for_each_nested(a, attrs[KPMOD_A_SYMS], rem) {
+		const char *t = nla_data(a);
+
+		if (nla_type(a) != KPMOD_A_SYM_TEXT || q->got >= q->n || !nla_len(a) ||
+		    t[nla_len(a) - 1])
+			return -EBADMSG;
+		ret = q->fn(q->addrs[q->got], t, q->arg);
+		if (ret)
+			return ret;
+		q->got++;
+	}
+	return 0;
+}
+
+int kp_sym_resolve(struct kp_nl *nl, const uint64_t *addrs, unsigned int n,
+		   kp_sym_fn fn, void *arg, struct kp_err *e)
+{
+	struct kp_sym_req q = { addrs, n, 0, fn, arg };
+	int ret = kp_nl_call(nl, KPMOD_CMD_SYM_RESOLVE, 0, kp_fill_sym, kp_sym_reply, &q, e);
+
+	if (!ret && q.got != n) {
+		kp_err_set(e, EPROTO, "the module named fewer addresses than asked");
+		return e->code;
+	}
+	return ret;
+}
+
 struct kp_buffer_req {
 	uint64_t size;
 	int mode;

@@ -106,6 +106,15 @@ void kp_hist_data_free(struct kp_hist_data *d);
 
 int kp_tracing_set(struct kp_nl *nl, bool on, struct kp_err *e);
 
+/*
+ * Names @n (1 to KPMOD_SYM_BATCH) kernel addresses as the kernel's %pS
+ * names them: @fn(address, text, @arg) for each, in order.  Returns 0, or
+ * an exit code with @e filled in.
+ */
+typedef int (*kp_sym_fn)(uint64_t addr, const char *text, void *arg);
+int kp_sym_resolve(struct kp_nl *nl, const uint64_t *addrs, unsigned int n,
+		   kp_sym_fn fn, void *arg, struct kp_err *e);
+
 /* size 0 or mode < 0: leave that one as it is. */
 int kp_buffer_set(struct kp_nl *nl, uint64_t size, int mode, struct kp_err *e);
 

@@ -831,3 +831,43 @@ int kp_format_stack_json(FILE *out, const struct kpmod_record *rec,
 	sb_printf(&b, "]}\n");
 	return sb_flush(&b, out, 0);
 }
+
+int kp_format_addrs(const struct kpmod_record *rec, const struct kp_probe_desc *p,
+		    kp_addr_fn fn, void *arg)
+{
+	struct kp_view v;
+	uint32_t i, j;
+
+	if (rec->type == KPMOD_REC_STACK) {
+		const struct kpmod_stack_rec *st = (const void *)rec;
+
+		for (i = 0; i < st->nr; i++)
+			if (st->frames[i])
+				fn(st->frames[i], arg);
+		return 0;
+	}
+	if (kp_view_init(&v, rec, p))
+		return -EBADMSG;
+	/* A uprobe's addresses are the process': no kernel symbol names them. */
+	if (!p || !kp_kind_is_uprobe(p->kind)) {
+		if (rec->ip)
+			fn(rec->ip, arg);
+		if (rec_is_return(rec, p) && rec->ret_ip)
+			fn(rec->ret_ip, arg);
+	}
+	for (i = 0; p && i < p->nargs; i++) {
+		const struct kp_arg_desc *a = &p->args[i];
+		uint32_t es = kp_elem_size(a);
+
+		if ((a->type != KPMOD_T_SYMBOL && a->type != KPMOD_T_SYMSTR) ||
+		    arg_faulted(&v, i))
+			continue;
+		for (j = 0; j < (a->count ? a->count : 1); j++) {
+			uint64_t addr = get_uint(v.slots + a->offset + j * es, 8);
+
+			if (addr)
+				fn(addr, arg);
+		}
+	}
+	return 0;
+}

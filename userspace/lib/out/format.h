@@ -61,6 +61,16 @@ int kp_format_stack_text(FILE *out, const struct kpmod_record *rec, const struct
 int kp_format_stack_json(FILE *out, const struct kpmod_record *rec,
 			 const struct kp_probe_desc *p, const struct kp_ksyms *ks);
 
+/*
+ * Every kernel address whose symbol printing @rec (an event or a stack
+ * record) looks up: @fn(address, @arg) for each, zero excepted, in no
+ * given order, repeats included.  The symbols these name are all that
+ * the formatters above need of @ks.  Returns 0, or -EBADMSG as they would.
+ */
+typedef void (*kp_addr_fn)(uint64_t addr, void *arg);
+int kp_format_addrs(const struct kpmod_record *rec, const struct kp_probe_desc *p,
+		    kp_addr_fn fn, void *arg);
+
 /* ftrace's "CPU:%d [LOST %lu EVENTS]" line. */
 void kp_format_lost(FILE *out, unsigned int cpu, uint64_t lost);
 

@@ -121,7 +121,7 @@ int kp_recfile_write_header(FILE *f, const struct kp_recinfo *info,
 	enc_le(&e, info->buf_mode, 4);
 	enc_le(&e, nprobes, 4);
 	enc_le(&e, info->buf_size, 8);
-	enc_le(&e, ksyms ? 1 : 0, 4);
+	enc_le(&e, (ksyms ? 1 : 0) | (info->syms ? 2 : 0), 4);
 	enc_le(&e, 0, 4);
 	enc_str(&e, info->arch);
 	enc_str(&e, info->release);
@@ -156,6 +156,25 @@ int kp_recfile_write_header(FILE *f, const struct kp_recinfo *info,
 	free(e.b);
 	if (!ret && ksyms)
 		ret = write_block(f, KP_BLK_KSYMS, ksyms, ksyms_len, NULL, 0);
+	return ret;
+}
+
+int kp_recfile_write_syms(FILE *f, const struct kp_sym *syms, size_t n)
+{
+	struct enc e = { 0 };
+	size_t i;
+	int ret;
+
+	enc_le(&e, n, 4);
+	enc_le(&e, 0, 4);
+	for (i = 0; i < n; i++) {
+		enc_le(&e, syms[i].addr, 8);
+		enc_le(&e, syms[i].size, 8);
+		enc_str(&e, syms[i].name);
+		enc_str(&e, syms[i].mod ? syms[i].mod : "");
+	}
+	ret = e.oom ? -ENOMEM : write_block(f, KP_BLK_SYMS, e.b, e.len, NULL, 0);
+	free(e.b);
 	return ret;
 }
 
@@ -238,6 +257,7 @@ static const char *block_name(uint32_t type)
 	case KP_BLK_INFO: return "info block";
 	case KP_BLK_PROBE: return "probe block";
 	case KP_BLK_KSYMS: return "symbol block";
+	case KP_BLK_SYMS: return "symbols block";
 	case KP_BLK_CHUNK: return "chunk";
 	default: return "block";
 	}
@@ -351,13 +371,16 @@ static int parse_info(struct kp_recfile *r, const uint8_t *p, uint64_t len,
 {
 	struct dec d = { p, len, 0, false };
 	struct kp_recinfo *in = &r->info;
+	uint32_t flags;
 
 	in->uapi_version = (uint32_t)dec_le(&d, 4);
 	in->nr_cpus = (uint32_t)dec_le(&d, 4);
 	in->buf_mode = (uint32_t)dec_le(&d, 4);
 	r->want_probes = (uint32_t)dec_le(&d, 4);
 	in->buf_size = dec_le(&d, 8);
-	r->want_ksyms = (uint32_t)dec_le(&d, 4) & 1;
+	flags = (uint32_t)dec_le(&d, 4);
+	r->want_ksyms = flags & 1;
+	in->syms = flags & 2;
 	dec_le(&d, 4);
 	dec_str(&d, in->arch, sizeof(in->arch));
 	dec_str(&d, in->release, sizeof(in->release));
@@ -413,6 +436,52 @@ static int parse_probe(struct kp_recfile *r, const uint8_t *p, uint64_t len,
 		return kp_rf_fail(r, -EBADMSG, "corrupt probe block at byte %llu: probe id %u twice",
 				  (unsigned long long)start, pd->id);
 	r->nprobes++;
+	return 0;
+}
+
+/* A SYMS block: its symbols join r->syms. */
+static int parse_syms(struct kp_recfile *r, const uint8_t *p, uint64_t len,
+		      uint64_t start)
+{
+	struct dec d = { p, len, 0, false };
+	char name[KPMOD_MAX_SYMBOL_LEN], mod[KPMOD_MAX_MODULE_LEN];
+	uint32_t n = (uint32_t)dec_le(&d, 4), i;
+
+	if (dec_le(&d, 4) || n > len / 20)	/* each takes 20 bytes at least */
+		d.bad = true;
+	for (i = 0; !d.bad && i < n; i++) {
+		struct kp_sym *s;
+
+		if (r->nsyms == r->syms_cap) {
+			size_t cap = r->syms_cap ? 2 * r->syms_cap : 256;
+			struct kp_sym *m = realloc(r->syms, cap * sizeof(*m));
+
+			if (!m)
+				return kp_rf_fail(r, -ENOMEM, "out of memory");
+			r->syms = m;
+			r->syms_cap = cap;
+		}
+		s = &r->syms[r->nsyms];
+		memset(s, 0, sizeof(*s));
+		s->type = 't';
+		s->addr = dec_le(&d, 8);
+		s->size = dec_le(&d, 8);
+		dec_str(&d, name, sizeof(name));
+		dec_str(&d, mod, sizeof(mod));
+		if (d.bad || !name[0])
+			break;
+		s->name = strdup(name);
+		s->mod = mod[0] ? strdup(mod) : NULL;
+		if (!s->name || (mod[0] && !s->mod)) {
+			free((char *)s->name);
+			free((char *)s->mod);
+			return kp_rf_fail(r, -ENOMEM, "out of memory");
+		}
+		r->nsyms++;
+	}
+	if (d.bad || i < n || d.pos != d.len)
+		return kp_rf_fail(r, -EBADMSG, "corrupt symbols block at byte %llu",
+				  (unsigned long long)start);
 	return 0;
 }
 
@@ -485,7 +554,7 @@ static int kp_recfile_open_blocks(struct kp_recfile *r, FILE *f, const char *nam
 	/* Version 1 is version 2 checksummed with CRC-32. */
 	if (le_get(h + 8, 4) == 1)
 		r->csum = kp_crc32;
-	else if (le_get(h + 8, 4) == KP_RECFILE_VERSION)
+	else if (le_get(h + 8, 4) == 2 || le_get(h + 8, 4) == KP_RECFILE_VERSION)
 		r->csum = kp_crc32c;
 	else
 		return kp_rf_fail(r, -EBADMSG, "record file version %u, this kpmod reads versions 1 to %u",
@@ -522,6 +591,9 @@ static int kp_recfile_open_blocks(struct kp_recfile *r, FILE *f, const char *nam
 			r->ksyms = (char *)p;
 			r->ksyms_len = len;
 			p = NULL;
+			break;
+		case KP_BLK_SYMS:
+			ret = parse_syms(r, p, len, start);
 			break;
 		case KP_BLK_CHUNK:
 		case KP_BLK_END:
@@ -600,7 +672,10 @@ int kp_recfile_next(struct kp_recfile *r, struct kp_chunk *c)
 			free(p);
 			return ret;
 		}
+		ret = type == KP_BLK_SYMS ? parse_syms(r, p, len, start) : 0;
 		free(p);
+		if (ret)
+			return ret;
 		if (type == KP_BLK_INFO || type == KP_BLK_PROBE || type == KP_BLK_KSYMS)
 			return kp_rf_fail(r, -EBADMSG, "corrupt file: %s at byte %llu after the first chunk",
 					  block_name(type), (unsigned long long)start);
@@ -652,10 +727,19 @@ void kp_chunk_free(struct kp_chunk *c)
 
 void kp_recfile_close(struct kp_recfile *r)
 {
+	size_t i;
+
 	if (r->have_chunk)
 		kp_chunk_free(&r->chunk);
 	free(r->probes);
 	free(r->ksyms);
+	for (i = 0; i < r->nsyms; i++) {
+		free((char *)r->syms[i].name);
+		free((char *)r->syms[i].mod);
+	}
+	free(r->syms);
+	r->syms = NULL;
+	r->nsyms = r->syms_cap = 0;
 	r->probes = NULL;
 	r->ksyms = NULL;
 	r->have_chunk = 0;

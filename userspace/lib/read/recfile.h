@@ -3,7 +3,7 @@
  * The `kpmod record` file: everything `kpmod report` needs to print the
  * events on another machine, little-endian, fixed layout, checksummed.
  *
- *   file header, 16 bytes:  "KPMODREC", le32 version (2), le32 flags (0)
+ *   file header, 16 bytes:  "KPMODREC", le32 version (3), le32 flags (0)
  *   then blocks, each:      le32 type, le32 reserved (0), le64 payload length,
  *                           le32 CRC-32C of the payload,
  *                           le32 CRC-32C of the 20 header bytes before it,
@@ -11,7 +11,8 @@
  *
  *   INFO  (1, first):   le32 uapi version, le32 nr_cpus, le32 buffer mode,
  *                       le32 number of PROBE blocks, le64 buffer size,
- *                       le32 flags (1: a KSYMS block follows), le32 reserved,
+ *                       le32 flags (1: a KSYMS block follows; 2: SYMS
+ *                       blocks name the addresses), le32 reserved,
  *                       str arch, str kernel release, str module version
  *   PROBE (2, one per probe, before any CHUNK): le32 id, le32 kind,
  *                       le64 offset, le64 address, le32 args_size,
@@ -19,6 +20,11 @@
  *                       str module, then per argument: le32 type,
  *                       le32 count, le32 offset, le32 size, str name
  *   KSYMS (3, at most one, before any CHUNK): /proc/kallsyms text as read
+ *                       (what versions 1 and 2 embed)
+ *   SYMS  (6, before the CHUNK whose records first name them): le32 n,
+ *                       le32 reserved, then n symbols, each: le64 start,
+ *                       le64 size, str name, str module ("" for the core
+ *                       kernel), as the kernel's %pS named an address
  *   CHUNK (4):          le32 cpu, le32 reserved, le64 lost, le64 overwritten,
  *                       le64 nested (the CPU's counters after these
  *                       records), then whole EVENT records as the ring
@@ -31,7 +37,8 @@
  *                       after every chunk is returned
  *   str = le16 length + bytes, no NUL.  Unknown block types are skipped.
  *
- * Version 1 is the same checksummed with CRC-32 (IEEE): read too.
+ * Version 2 is version 3 without SYMS blocks (its symbols are KSYMS'),
+ * version 1 version 2 checksummed with CRC-32 (IEEE): both read too.
  * The reader checks every byte it uses: a file cut short or damaged gives
  * "NAME: truncated at byte N ..." or "NAME: corrupt chunk at byte N ...",
  * and every chunk before the damage is still returned.
@@ -39,6 +46,7 @@
 #ifndef KPMOD_RECFILE_H
 #define KPMOD_RECFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +54,7 @@
 #include "format.h"
 
 #define KP_RECFILE_MAGIC	"KPMODREC"
-#define KP_RECFILE_VERSION	2
+#define KP_RECFILE_VERSION	3
 
 enum kp_rec_block {
 	KP_BLK_INFO = 1,
@@ -54,6 +62,7 @@ enum kp_rec_block {
 	KP_BLK_KSYMS = 3,
 	KP_BLK_CHUNK = 4,
 	KP_BLK_END = 5,
+	KP_BLK_SYMS = 6,
 };
 
 struct kp_recinfo {
@@ -64,6 +73,7 @@ struct kp_recinfo {
 	char arch[KPMOD_STR_MAX];
 	char release[KPMOD_STR_MAX];
 	char module_version[KPMOD_STR_MAX];
+	bool syms;		/* SYMS blocks name the addresses */
 };
 
 /* One CPU's records as drained at one time, and its counters then. */
@@ -80,6 +90,9 @@ struct kp_chunk {
 int kp_recfile_write_header(FILE *f, const struct kp_recinfo *info,
 			    const struct kp_probe_desc *probes, size_t nprobes,
 			    const char *ksyms, size_t ksyms_len);
+
+/* A SYMS block: @n symbols, each with its size (kp_ksyms_parse_ps()). */
+int kp_recfile_write_syms(FILE *f, const struct kp_sym *syms, size_t n);
 
 /* @recs: @len bytes of whole EVENT records (no pads). */
 int kp_recfile_write_chunk(FILE *f, uint32_t cpu, uint64_t lost,
@@ -100,6 +113,9 @@ struct kp_recfile {
 	size_t nprobes;
 	char *ksyms;		/* NUL-terminated, or NULL */
 	size_t ksyms_len;
+	/* The SYMS blocks' symbols read so far; names and modules malloc'd. */
+	struct kp_sym *syms;
+	size_t nsyms, syms_cap;
 	/* A CHUNK read while looking for the end of the header blocks. */
 	int have_chunk;
 	struct kp_chunk chunk;
@@ -107,7 +123,7 @@ struct kp_recfile {
 	int want_ksyms;
 	uint64_t nchunks;	/* returned so far */
 	int ended;		/* the END block was read */
-	/* The version's checksum: CRC-32 (1) or CRC-32C (2). */
+	/* The version's checksum: CRC-32 (1) or CRC-32C (2, 3). */
 	uint32_t (*csum)(uint32_t crc, const void *buf, size_t len);
 	char err[256];
 };

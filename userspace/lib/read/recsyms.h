@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The symbols a recording needs, and only those: `kpmod record` hands each
+ * record it writes to kp_recsyms_add(), which keeps the kernel addresses
+ * report will look up (kp_format_addrs()) that no earlier block named;
+ * before the chunk holding them, kp_recsyms_flush() has the module name
+ * them (SYM_RESOLVE, as the kernel's %pS) and writes them as a SYMS block.
+ * A file cut short thus still names every address of its surviving
+ * chunks, and no recording pays for the kernel formatting all of
+ * /proc/kallsyms (more than a short recording's own cost).
+ */
+#ifndef KPMOD_RECSYMS_H
+#define KPMOD_RECSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nl.h"
+#include "probe_desc.h"
+#include "uapi/kpmod.h"
+
+/* A set of addresses: open addressing, 0 for an empty slot. */
+struct kp_addrset {
+	uint64_t *slot;
+	size_t cap, n;		/* cap: a power of two, or 0 */
+};
+
+struct kp_recsyms {
+	bool on;		/* false: addresses are not named (kallsyms hides them) */
+	const struct kp_probe_desc *probes;
+	size_t nprobes;
+	const struct kp_probe_desc *last;	/* the last record's probe */
+	struct kp_addrset seen;		/* every address asked for */
+	struct kp_addrset starts;	/* every symbol written */
+	uint64_t *pending;		/* asked for, not yet named */
+	size_t npending, pending_cap;
+	struct kp_sym *out;		/* named, not yet written */
+	size_t nout, out_cap;
+	bool oom;
+};
+
+/*
+ * Starts a recording's symbols for @probes.  Off (every address stays
+ * hex, as a file of kallsyms read without the right has it) where
+ * /proc/kallsyms shows no addresses to this process: kptr_restrict.
+ */
+void kp_recsyms_init(struct kp_recsyms *rs, const struct kp_probe_desc *probes, size_t n);
+
+/* Keeps the addresses of @rec (whole and checked) not asked for before. */
+void kp_recsyms_add(struct kp_recsyms *rs, const struct kpmod_record *rec);
+
+/*
+ * Names what was kept and writes it to @f as one SYMS block (none if no
+ * new symbol).  0, -EIO if the write failed, -ENOMEM; a module that
+ * refuses turns naming off, said once on stderr, and the recording goes on.
+ */
+int kp_recsyms_flush(struct kp_recsyms *rs, struct kp_nl *nl, FILE *f);
+
+void kp_recsyms_free(struct kp_recsyms *rs);
+
+#endif

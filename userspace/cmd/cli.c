@@ -207,8 +207,9 @@ const struct kp_cmd kp_cmds[] = {
 	{ "record", kp_cmd_record, "write raw records to a file",
 	  "usage: kpmod record -o FILE [--duration SECONDS] [--count N]\n"
 	  "                    [DEF|EVENT|GLOB ...] [-- COMMAND [ARGS...]]\n"
-	  "Writes the raw records with the probes' layouts and the kernel's\n"
-	  "symbols, so that kpmod report can print them later, anywhere.\n"
+	  "Writes the raw records with the probes' layouts and the symbols of\n"
+	  "the kernel addresses they hold, so that kpmod report can print them\n"
+	  "later, anywhere.\n"
 	  "Shows progress on stderr when stderr is a terminal. Definitions,\n"
 	  "events and a COMMAND make a one-shot run, as for kpmod trace.\n" },
 	{ "report", kp_cmd_report, "print a record file",

@@ -79,13 +79,38 @@ static void keep(uint64_t addr, void *arg)
 	rs->pending[rs->npending++] = addr;
 }
 
+/* Whether @p's records hold no address but their ip and return address. */
+static bool plain(const struct kp_probe_desc *p)
+{
+	uint32_t i;
+
+	for (i = 0; p && i < p->nargs; i++)
+		if (p->args[i].type == KPMOD_T_SYMBOL || p->args[i].type == KPMOD_T_SYMSTR)
+			return false;
+	return p != NULL;
+}
+
 void kp_recsyms_add(struct kp_recsyms *rs, const struct kpmod_record *rec)
 {
 	if (!rs->on)
 		return;
-	/* A probe's events come in runs: its description is looked up once a run. */
-	if (rec->type == KPMOD_REC_EVENT && (!rs->last || rs->last->id != rec->probe_id))
-		rs->last = kp_probe_find(rs->probes, rs->nprobes, rec->probe_id);
+	if (rec->type == KPMOD_REC_EVENT) {
+		/*
+		 * A probe's events come in runs, mostly from one address: its
+		 * description is looked up once a run, and an event with the
+		 * last one's addresses has nothing new to ask for.
+		 */
+		if (!rs->last || rs->last->id != rec->probe_id) {
+			rs->last = kp_probe_find(rs->probes, rs->nprobes, rec->probe_id);
+			rs->last_plain = plain(rs->last);
+			rs->last_ip = 0;
+		} else if (rs->last_plain && rec->ip == rs->last_ip &&
+			   rec->ret_ip == rs->last_ret_ip) {
+			return;
+		}
+		rs->last_ip = rec->ip;
+		rs->last_ret_ip = rec->ret_ip;
+	}
 	kp_format_addrs(rec, rec->type == KPMOD_REC_EVENT ? rs->last : NULL, keep, rs);
 }
 

@@ -32,6 +32,8 @@ struct kp_recsyms {
 	const struct kp_probe_desc *probes;
 	size_t nprobes;
 	const struct kp_probe_desc *last;	/* the last record's probe */
+	bool last_plain;		/* it has no symbol arguments */
+	uint64_t last_ip, last_ret_ip;	/* the last event's, once asked for */
 	struct kp_addrset seen;		/* every address asked for */
 	struct kp_addrset starts;	/* every symbol written */
 	uint64_t *pending;		/* asked for, not yet named */

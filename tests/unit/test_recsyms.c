@@ -23,7 +23,8 @@ static void event(uint64_t *w, uint32_t id, uint64_t ip, uint64_t ret_ip, uint32
 	r->ret_ip = ret_ip;
 	r->flags = flags;
 	r->len = sizeof(*r) + KPMOD_FAULT_BITMAP_SIZE(nargs) + 8 * nargs;
-	memcpy(slots, syms, 8 * nargs);
+	if (nargs)
+		memcpy(slots, syms, 8 * nargs);
 }
 
 static int has(const struct kp_recsyms *rs, uint64_t a)

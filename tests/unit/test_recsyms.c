@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A recording's symbols: of the records written, each kernel address is
- * asked for once, whatever the order and repeats, the symbol arguments
- * and a stack's frames included, a uprobe's own addresses never.
+ * A reader's symbols: of the records read, each kernel address is asked
+ * for once, whatever the order and repeats, the symbol arguments and a
+ * stack's frames included, a uprobe's own addresses never; what the
+ * kernel named makes trace's table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,56 @@ START_TEST(off_asks_for_nothing)
 }
 END_TEST
 
+/*
+ * trace's table: every symbol named so far, one entry a symbol however
+ * many of its addresses were named, looked up as kallsyms' would be; a
+ * round that names nothing new leaves the table as it was.
+ */
+START_TEST(a_live_table_holds_every_symbol_named)
+{
+	const uint64_t fn = 0xffffffff81001000ULL, mfn = 0xffffffffc0002000ULL;
+	struct kp_recsyms rs;
+	struct kp_ksyms ks = { 0 };
+	const struct kp_sym *s;
+	uint64_t off, size;
+	unsigned long gen;
+
+	memset(&rs, 0, sizeof(rs));
+	rs.on = true;
+	ck_assert_int_eq(kp_recsyms_merge(&rs, &ks), 0);
+	ck_assert_int_eq(ks.gen, 0);
+	ck_assert_int_eq(kp_recsyms_named(fn + 0x15, "find_task_by_vpid+0x15/0x50", &rs), 0);
+	ck_assert_int_eq(kp_recsyms_named(fn + 0x20, "find_task_by_vpid+0x20/0x50", &rs), 0);
+	/* No symbol there: nothing kept, the address prints as hex. */
+	ck_assert_int_eq(kp_recsyms_named(0x1234, "0x1234", &rs), 0);
+	ck_assert_int_eq(kp_recsyms_merge(&rs, &ks), 0);
+	ck_assert_int_eq(ks.nsyms, 1);
+	gen = ks.gen;
+	ck_assert(gen != 0);
+	ck_assert_int_eq(kp_recsyms_merge(&rs, &ks), 0);
+	ck_assert_int_eq(ks.gen, gen);
+
+	ck_assert_int_eq(kp_recsyms_named(mfn + 8, "ext4_sync_fs+0x8/0x200 [ext4]", &rs), 0);
+	ck_assert_int_eq(kp_recsyms_merge(&rs, &ks), 0);
+	ck_assert(ks.gen != gen);
+	ck_assert_int_eq(ks.nsyms, 2);
+	s = kp_ksyms_lookup(&ks, fn + 0x4f, &off, &size);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "find_task_by_vpid");
+	ck_assert_int_eq(off, 0x4f);
+	ck_assert_int_eq(size, 0x50);
+	ck_assert_ptr_null(kp_ksyms_lookup(&ks, fn + 0x50, &off, &size));
+	s = kp_ksyms_lookup(&ks, mfn + 0x100, &off, &size);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "ext4_sync_fs");
+	ck_assert_str_eq(s->mod, "ext4");
+	ck_assert_int_eq(off, 0x100);
+	ck_assert(!rs.oom);
+	kp_ksyms_free(&ks);
+	kp_recsyms_free(&rs);
+}
+END_TEST
+
 KP_SUITE(recsyms_suite)
 static Suite *recsyms_suite(void)
 {
@@ -123,6 +174,7 @@ static Suite *recsyms_suite(void)
 
 	tcase_add_test(tc, each_address_is_asked_for_once);
 	tcase_add_test(tc, off_asks_for_nothing);
+	tcase_add_test(tc, a_live_table_holds_every_symbol_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -216,6 +216,8 @@ static int kp_drain_to_queue(struct kp_live *lv, unsigned int i, struct kp_recq 
 			kp_msg(lv->cmd, "out of memory\n");
 			return KP_EXIT_ERROR;
 		}
+		/* The copy's addresses, named before it prints. */
+		kp_live_note(lv, q->recs[q->n - 1]);
 		lv->lost_seen[i] = lost;
 		kp_ring_skip(r);
 	}
@@ -235,8 +237,6 @@ static bool kp_flush(struct kp_merge *m, struct kp_recq *q, struct kp_live *lv,
 	while (kp_merge_peek(m, &rec, &src) > 0 && rec->ts_ns <= cut) {
 		if (limit && em->events >= limit)
 			return true;
-		if (!em->ks)
-			em->ks = kp_live_ksyms(lv);
 		kp_emit_record(em, rec, lv->rings[src].cpu, kp_recq_lost_before(&q[src]));
 		kp_merge_next(m);
 	}
@@ -269,6 +269,7 @@ static int kp_trace_loop(struct kp_live *lv, const struct kp_opts *o, FILE *out)
 
 		for (i = 0; i < lv->nrings && !ret; i++)
 			ret = kp_drain_to_queue(lv, i, &q[i]);
+		em.ks = kp_live_ksyms(lv);
 		done = kp_flush(&m, q, lv, &em, last ? UINT64_MAX : kp_now_ns() - KP_SETTLE_NS,
 				o->count);
 		if (fflush(out) || ferror(out)) {
@@ -457,7 +458,7 @@ int kp_cmd_record(int argc, char **argv)
 	}
 	kp_live_info(&lv, &info);
 	/* The records' symbols go in as they come; report reads them anywhere. */
-	kp_recsyms_init(&st.syms, lv.probes, lv.nprobes);
+	kp_recsyms_init(&st.syms, "record", lv.probes, lv.nprobes);
 	info.syms = st.syms.on;
 	if (kp_recfile_write_header(f, &info, lv.probes, lv.nprobes, NULL, 0) ||
 	    kp_record_counters(&lv, f, &st, true)) {

@@ -76,9 +76,9 @@ grep -q "truncated" /tmp/cut.err || fail "no 'truncated' in the error"
 
 # The recording names its addresses as the kernel's %pS does (what
 # ftrace prints), and only those its records hold: the same text as
-# trace's (from kallsyms) for the probe's function and the return's
-# callers, and every frame of a stack named, down to the system call's
-# entry.  No message about symbols.
+# trace's for the probe's function and the return's callers (both
+# checked against kallsyms below), and every frame of a stack named, down
+# to the system call's entry.  No message about symbols.
 grep -q symbols /tmp/r.out.err && fail "record: $(cat /tmp/r.out.err)"
 kpmod report /tmp/r.kpm >/tmp/rep.txt || fail "report failed"
 fn() { grep " $1: " "$2" | sed 's/.*: (\(.*\)).*/\1/' | grep -v kretprobe | sort -u; }
@@ -90,6 +90,35 @@ grep ' kpmod-work-' /tmp/rep.txt >/tmp/rw.txt
 fn pgret /tmp/tw.txt >/tmp/fa.txt
 fn pgret /tmp/rw.txt >/tmp/fb.txt
 [ -s /tmp/fa.txt ] && diff /tmp/fa.txt /tmp/fb.txt || fail "report's return callers are not trace's"
+# trace and record both have the module name addresses: kallsyms is the
+# oracle.  An address as %pS prints it from kallsyms' view: the first
+# symbol at the last address at or below it, the offset, and the size as
+# the distance to the next address (kernel addresses, all of the form
+# ffff..., compare as strings).
+grep '^ffff' /proc/kallsyms | sort -s -k1,1 >/tmp/ks.sorted
+ksym_ps() {
+	a=${1#0x}
+	awk -v a="$a" '
+		$1 <= a { if ($1 != at) { at = $1; name = $3 } next }
+		{ print at, name, $1; exit }' /tmp/ks.sorted | {
+		read -r at name next
+		# The top 16 bits are all ones: 48-bit differences, exact in sh.
+		printf '%s+0x%x/0x%x\n' "$name" $((0x${a#ffff} - 0x${at#ffff})) \
+			$((0x${next#ffff} - 0x${at#ffff}))
+	}
+}
+capture /tmp/kj.txt "trace --json" -- taskset -c 0 kpmod-work getpgid 1 7150000
+grep '"event":"pg"' /tmp/kj.txt | grep -q '"nr":7150000' || { cat /tmp/kj.txt; fail "no pg event to name"; }
+ip=$(grep '"event":"pg"' /tmp/kj.txt | grep '"nr":7150000' | sed 's/.*"ip":"\(0x[0-9a-f]*\)".*/\1/')
+func=$(grep '"event":"pg"' /tmp/kj.txt | grep '"nr":7150000' | sed 's/.*"func":"\([^"]*\)".*/\1/')
+want=$(ksym_ps "$ip")
+[ "$func" = "$want" ] || fail "trace names $ip $func, kallsyms $want"
+cip=$(grep '"event":"pgret"' /tmp/kj.txt | head -n 1 | sed 's/.*"caller_ip":"\(0x[0-9a-f]*\)".*/\1/')
+caller=$(grep '"event":"pgret"' /tmp/kj.txt | head -n 1 | sed 's/.*"caller":"\([^"]*\)".*/\1/')
+want=$(ksym_ps "$cip")
+[ "$caller" = "$want" ] || fail "trace names the caller $cip $caller, kallsyms $want"
+grep -qF "($func)" /tmp/pg.txt || fail "trace's text names the function otherwise than its JSON"
+note "named as kallsyms does: $ip $func, $cip $caller"
 # Without the return probe, whose trampoline in the return address stops
 # 5.10's unwinder (the kernel's own stack traces too).
 expect_rc 0 kpmod disable kpm/pgret
@@ -113,6 +142,50 @@ echo "$kr" >/proc/sys/kernel/kptr_restrict
 kpmod report /tmp/h.kpm >/tmp/h.txt || fail "report under kptr_restrict failed"
 grep ' kpmod-work-.* pg: ' /tmp/h.txt | head -n 1 | grep -qE ': pg: \(0x[0-9a-f]+\) nr=7100000$' ||
 	{ cat /tmp/h.txt; fail "under kptr_restrict=2 a recording named an address"; }
+# Root without CAP_SYSLOG: where kallsyms still shows it addresses
+# (kptr_restrict=0 and perf_event_paranoid<=1), record and trace ask the
+# module, which refuses, as kallsyms would without that setting: said
+# once, the events kept, in hex.  Elsewhere kallsyms shows zeros and
+# nothing is asked.
+pp=$(cat /proc/sys/kernel/perf_event_paranoid)
+echo 0 >/proc/sys/kernel/kptr_restrict
+for paranoid in 1 2; do
+	echo $paranoid >/proc/sys/kernel/perf_event_paranoid
+	# (x86_64's first symbols, per-CPU ones, are at 0 even when shown.)
+	shown=$(kpmod-ringtest nosyslog-exec head -n 16 /proc/kallsyms | grep -c '^0*[1-9a-f]')
+	for reader in "record -o /tmp/c.kpm" trace; do
+		# shellcheck disable=SC2086
+		kpmod-ringtest nosyslog-exec kpmod $reader >/tmp/c.out 2>/tmp/c.err &
+		cpid=$!
+		wait_reader $cpid
+		taskset -c 0 kpmod-work getpgid 3 7200000
+		sleep 1
+		kill -INT $cpid
+		crc=0
+		wait $cpid || crc=$?
+		cat /tmp/c.err
+		what="paranoid $paranoid, ${reader%% *} without CAP_SYSLOG"
+		[ $crc -eq 0 ] || fail "$what: exited $crc"
+		refused=$(grep -c "^kpmod: ${reader%% *}: naming kernel addresses: .*CAP_SYSLOG" /tmp/c.err)
+		if [ "$shown" -gt 0 ]; then
+			[ "$refused" -eq 1 ] || fail "$what: the module's refusal said $refused times, not once"
+		else
+			[ "$refused" -eq 0 ] || fail "$what: asked though kallsyms showed no address"
+		fi
+		if [ "$reader" = trace ]; then
+			cp /tmp/c.out /tmp/c.txt
+		else
+			kpmod report /tmp/c.kpm >/tmp/c.txt || fail "$what: report failed"
+		fi
+		[ "$(grep -cE ' kpmod-work-.* pg: .* nr=720000[0-2]$' /tmp/c.txt)" -eq 3 ] ||
+			{ cat /tmp/c.txt; fail "$what: events lost"; }
+		grep ' kpmod-work-.* pg: ' /tmp/c.txt | grep -vqE ': pg: \(0x[0-9a-f]+\) nr=720000[0-2]$' &&
+			{ cat /tmp/c.txt; fail "$what: an address named"; }
+		note "$what: addresses in kallsyms' first 16 lines: $shown; the module's refusal said: $refused"
+	done
+done
+echo "$pp" >/proc/sys/kernel/perf_event_paranoid
+echo "$kr" >/proc/sys/kernel/kptr_restrict
 
 # A task that names itself to forge a line: still one line, escaped.
 kpmod trace --count 3 >/tmp/f.txt 2>/dev/null &

@@ -34,6 +34,10 @@
  *                               runs CMD in a new user namespace, where it
  *                               is root with every capability, but only
  *                               there: kpmod must refuse it.
+ *   kpmod-ringtest nosyslog-exec CMD [ARGS...]
+ *                               runs CMD as root with every capability but
+ *                               CAP_SYSLOG (dropped from the bounding set,
+ *                               so exec does not give it back).
  *
  * Prints "ok ..." or "FAIL ..." lines; exits 1 on a failure, 2 on a setup
  * error, 77 when the kernel has no user namespaces to test with.
@@ -48,7 +52,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -416,6 +422,12 @@ int main(int argc, char **argv)
 		execvp(argv[2], argv + 2);
 		die(argv[2]);
 	}
+	if (argc >= 3 && !strcmp(argv[1], "nosyslog-exec")) {
+		if (prctl(PR_CAPBSET_DROP, CAP_SYSLOG, 0, 0, 0))
+			die("drop CAP_SYSLOG from the bounding set");
+		execvp(argv[2], argv + 2);
+		die(argv[2]);
+	}
 	if (argc == 2 && !strcmp(argv[1], "watermark"))
 		test_watermark();
 	else if (argc == 4 && !strcmp(argv[1], "wakeup"))
@@ -426,7 +438,7 @@ int main(int argc, char **argv)
 		 (!strcmp(argv[2], "uid") || !strcmp(argv[2], "userns")))
 		test_privdrop(argv[2]);
 	else {
-		fprintf(stderr, "usage: kpmod-ringtest watermark | wakeup CPU SECONDS | zeros NARGS | privdrop uid|userns | userns-exec CMD...\n");
+		fprintf(stderr, "usage: kpmod-ringtest watermark | wakeup CPU SECONDS | zeros NARGS | privdrop uid|userns | userns-exec CMD... | nosyslog-exec CMD...\n");
 		return 2;
 	}
 	return failures ? 1 : 0;

@@ -144,8 +144,8 @@ int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 	}
 	lv->nprobes = l.n;
 	kp_probe_list_free(&l);
-	/* kallsyms when the first event needs it (kp_live_ksyms()). */
-	lv->ks_state = symbolize ? 0 : -1;
+	if (symbolize)
+		kp_recsyms_init(&lv->names, cmd, lv->probes, lv->nprobes);
 	ret = kp_live_attach(lv, open_ring);
 	if (ret)
 		goto fail;
@@ -155,13 +155,19 @@ fail:
 	return ret;
 }
 
+void kp_live_note(struct kp_live *lv, const struct kpmod_record *rec)
+{
+	kp_recsyms_add(&lv->names, rec);
+}
+
 const struct kp_ksyms *kp_live_ksyms(struct kp_live *lv)
 {
-	if (!lv->ks_state) {
-		/* Without root or kallsyms, addresses print as hex. */
-		lv->ks_state = kp_ksyms_load_usable(&lv->ks) ? -1 : 1;
+	/* Out of memory costs names, not events: said once. */
+	if (kp_recsyms_table(&lv->names, &lv->nl, &lv->ks) && lv->names.on) {
+		kp_msg(lv->cmd, "out of memory: kernel addresses print as hex from here\n");
+		lv->names.on = false;
 	}
-	return lv->ks_state > 0 ? &lv->ks : NULL;
+	return lv->ks.gen ? &lv->ks : NULL;
 }
 
 void kp_live_close(struct kp_live *lv)
@@ -175,6 +181,7 @@ void kp_live_close(struct kp_live *lv)
 	free(lv->lost_seen);
 	free(lv->probes);
 	kp_ksyms_free(&lv->ks);
+	kp_recsyms_free(&lv->names);
 	kp_nl_close(&lv->nl);
 	memset(lv, 0, sizeof(*lv));
 }

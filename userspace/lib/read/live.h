@@ -9,6 +9,7 @@
 #include "format.h"
 #include "ksyms.h"
 #include "recfile.h"
+#include "recsyms.h"
 #include "ring.h"
 #include "session.h"
 
@@ -19,8 +20,8 @@ struct kp_live {
 	struct kp_probe_desc *probes;
 	size_t nprobes;
 	unsigned int nenabled;		/* of the probes, when listed */
-	struct kp_ksyms ks;		/* kp_live_ksyms() */
-	int ks_state;			/* 0: not read yet, 1: read, -1: none */
+	struct kp_recsyms names;	/* the addresses the records read hold */
+	struct kp_ksyms ks;		/* their symbols: kp_live_ksyms() */
 	struct kp_ring *rings;		/* one per CPU that has a ring */
 	unsigned int nrings;
 	struct kp_ring_counts *at_attach; /* per ring: counters when attached */
@@ -37,17 +38,20 @@ typedef int (*kp_ring_open_fn)(struct kp_ring *r, const char *dev, unsigned int 
 int kp_live_attach(struct kp_live *lv, kp_ring_open_fn open_ring);
 
 /*
- * Connects, lists the probes and maps every ring; with @symbolize,
- * kp_live_ksyms() reads kallsyms.
+ * Connects, lists the probes and maps every ring; with @symbolize, the
+ * kernel addresses of the records given to kp_live_note() are named.
  */
 int kp_live_open(struct kp_live *lv, const char *cmd, bool symbolize);
 /* The same with another kind of ring: kp_ring_open_snapshot, say. */
 int kp_live_open_rings(struct kp_live *lv, const char *cmd, bool symbolize,
 		       kp_ring_open_fn open_ring);
+/* Keeps the kernel addresses of @rec (a copy, whole and checked) to be named. */
+void kp_live_note(struct kp_live *lv, const struct kpmod_record *rec);
 /*
- * kallsyms, read on the first call (an event to print): a run that
- * prints none never costs the kernel formatting it.  NULL without
- * @symbolize, root or kallsyms: addresses then print as hex.
+ * The symbols of every record noted so far: the module names those not
+ * named before (SYM_RESOLVE), not kallsyms, which the kernel would
+ * format whole.  NULL without @symbolize or where kallsyms shows no
+ * address (kptr_restrict): addresses then print as hex.
  */
 const struct kp_ksyms *kp_live_ksyms(struct kp_live *lv);
 void kp_live_close(struct kp_live *lv);

@@ -48,9 +48,11 @@ static int addrset_add(struct kp_addrset *s, uint64_t a)
 	return 1;
 }
 
-void kp_recsyms_init(struct kp_recsyms *rs, const struct kp_probe_desc *probes, size_t n)
+void kp_recsyms_init(struct kp_recsyms *rs, const char *cmd,
+		     const struct kp_probe_desc *probes, size_t n)
 {
 	memset(rs, 0, sizeof(*rs));
+	rs->cmd = cmd;
 	rs->probes = probes;
 	rs->nprobes = n;
 	rs->on = kp_ksyms_shown();
@@ -114,8 +116,7 @@ void kp_recsyms_add(struct kp_recsyms *rs, const struct kpmod_record *rec)
 	kp_format_addrs(rec, rec->type == KPMOD_REC_EVENT ? rs->last : NULL, keep, rs);
 }
 
-/* One address the kernel named: its symbol, if not written before, kept. */
-static int named(uint64_t addr, const char *text, void *arg)
+int kp_recsyms_named(uint64_t addr, const char *text, void *arg)
 {
 	char name[KPMOD_MAX_SYMBOL_LEN], mod[KPMOD_MAX_MODULE_LEN];
 	struct kp_recsyms *rs = arg;
@@ -166,39 +167,95 @@ static void out_clear(struct kp_recsyms *rs)
 	rs->nout = 0;
 }
 
-int kp_recsyms_flush(struct kp_recsyms *rs, struct kp_nl *nl, FILE *f)
+/* Has the module name what was kept, into rs->out: 0 or -ENOMEM. */
+static int name_pending(struct kp_recsyms *rs, struct kp_nl *nl)
 {
+	char what[64];
 	struct kp_err e;
 	size_t i;
-	int ret = 0;
 
 	for (i = 0; !rs->oom && rs->on && i < rs->npending; i += KPMOD_SYM_BATCH) {
 		size_t n = rs->npending - i < KPMOD_SYM_BATCH ? rs->npending - i : KPMOD_SYM_BATCH;
 
-		if (kp_sym_resolve(nl, rs->pending + i, n, named, rs, &e)) {
+		if (kp_sym_resolve(nl, rs->pending + i, n, kp_recsyms_named, rs, &e)) {
 			if (rs->oom)
 				break;
 			/*
 			 * The module's refusal, whatever it is, costs the
-			 * recording its names, never its events: the
-			 * addresses named so far are still written.
+			 * reader its names, never its events: the addresses
+			 * named so far still are.
 			 */
-			kp_err_print(stderr, "record: naming kernel addresses", &e);
+			snprintf(what, sizeof(what), "%s: naming kernel addresses", rs->cmd);
+			kp_err_print(stderr, what, &e);
 			rs->on = false;
 		}
 	}
-	if (rs->oom)
-		ret = -ENOMEM;
 	rs->npending = 0;
+	return rs->oom ? -ENOMEM : 0;
+}
+
+int kp_recsyms_flush(struct kp_recsyms *rs, struct kp_nl *nl, FILE *f)
+{
+	int ret = name_pending(rs, nl);
+
 	if (!ret && rs->nout && kp_recfile_write_syms(f, rs->out, rs->nout))
 		ret = -EIO;
 	out_clear(rs);
 	return ret;
 }
 
+int kp_recsyms_merge(struct kp_recsyms *rs, struct kp_ksyms *ks)
+{
+	size_t i;
+
+	if (!rs->nout)
+		return 0;
+	if (rs->nall + rs->nout > rs->all_cap) {
+		size_t cap = rs->all_cap ? 2 * rs->all_cap : 64;
+		struct kp_sym *m;
+
+		while (cap < rs->nall + rs->nout)
+			cap *= 2;
+		m = realloc(rs->all, cap * sizeof(*m));
+		if (!m) {
+			out_clear(rs);
+			return -ENOMEM;
+		}
+		rs->all = m;
+		rs->all_cap = cap;
+	}
+	/* The names move: rs->all owns them from here. */
+	for (i = 0; i < rs->nout; i++)
+		rs->all[rs->nall++] = rs->out[i];
+	rs->nout = 0;
+	kp_ksyms_free(ks);
+	return kp_ksyms_load_sized(ks, rs->all, rs->nall);
+}
+
+int kp_recsyms_table(struct kp_recsyms *rs, struct kp_nl *nl, struct kp_ksyms *ks)
+{
+	int ret;
+
+	if (!rs->npending)
+		return 0;
+	ret = name_pending(rs, nl);
+	if (ret) {
+		out_clear(rs);
+		return ret;
+	}
+	return kp_recsyms_merge(rs, ks);
+}
+
 void kp_recsyms_free(struct kp_recsyms *rs)
 {
+	size_t i;
+
 	out_clear(rs);
+	for (i = 0; i < rs->nall; i++) {
+		free((char *)rs->all[i].name);
+		free((char *)rs->all[i].mod);
+	}
+	free(rs->all);
 	free(rs->out);
 	free(rs->pending);
 	free(rs->seen.slot);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The symbols a recording needs, and only those: `kpmod record` hands each
- * record it writes to kp_recsyms_add(), which keeps the kernel addresses
- * report will look up (kp_format_addrs()) that no earlier block named;
- * before the chunk holding them, kp_recsyms_flush() has the module name
- * them (SYM_RESOLVE, as the kernel's %pS) and writes them as a SYMS block.
- * A file cut short thus still names every address of its surviving
- * chunks, and no recording pays for the kernel formatting all of
- * /proc/kallsyms (more than a short recording's own cost).
+ * The symbols a reader's records need, and only those: `kpmod record`
+ * hands each record it writes to kp_recsyms_add(), which keeps the kernel
+ * addresses report will look up (kp_format_addrs()) that no earlier block
+ * named; before the chunk holding them, kp_recsyms_flush() has the module
+ * name them (SYM_RESOLVE, as the kernel's %pS) and writes them as a SYMS
+ * block.  A file cut short thus still names every address of its
+ * surviving chunks, and no recording pays for the kernel formatting all of
+ * /proc/kallsyms (more than a short recording's own cost).  trace and
+ * snapshot do the same before printing, with kp_recsyms_table() in place
+ * of the block: a table of every symbol named so far.
  */
 #ifndef KPMOD_RECSYMS_H
 #define KPMOD_RECSYMS_H
@@ -17,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ksyms.h"
 #include "nl.h"
 #include "probe_desc.h"
 #include "uapi/kpmod.h"
@@ -28,6 +31,7 @@ struct kp_addrset {
 };
 
 struct kp_recsyms {
+	const char *cmd;	/* the command, for what it says */
 	bool on;		/* false: addresses are not named (kallsyms hides them) */
 	const struct kp_probe_desc *probes;
 	size_t nprobes;
@@ -40,6 +44,8 @@ struct kp_recsyms {
 	size_t npending, pending_cap;
 	struct kp_sym *out;		/* named, not yet written */
 	size_t nout, out_cap;
+	struct kp_sym *all;		/* kp_recsyms_merge(): every symbol named */
+	size_t nall, all_cap;
 	bool oom;
 };
 
@@ -48,7 +54,8 @@ struct kp_recsyms {
  * hex, as a file of kallsyms read without the right has it) where
  * /proc/kallsyms shows no addresses to this process: kptr_restrict.
  */
-void kp_recsyms_init(struct kp_recsyms *rs, const struct kp_probe_desc *probes, size_t n);
+void kp_recsyms_init(struct kp_recsyms *rs, const char *cmd,
+		     const struct kp_probe_desc *probes, size_t n);
 
 /* Keeps the addresses of @rec (whole and checked) not asked for before. */
 void kp_recsyms_add(struct kp_recsyms *rs, const struct kpmod_record *rec);
@@ -59,6 +66,17 @@ void kp_recsyms_add(struct kp_recsyms *rs, const struct kpmod_record *rec);
  * refuses turns naming off, said once on stderr, and the recording goes on.
  */
 int kp_recsyms_flush(struct kp_recsyms *rs, struct kp_nl *nl, FILE *f);
+
+/*
+ * Names what was kept, as kp_recsyms_flush(), and makes @ks (empty, or
+ * made here) a sized table of every symbol named so far, reloaded only
+ * when something new was named (its gen then changes).  0 or -ENOMEM.
+ */
+int kp_recsyms_table(struct kp_recsyms *rs, struct kp_nl *nl, struct kp_ksyms *ks);
+/* Its second half: what was named goes into @ks. */
+int kp_recsyms_merge(struct kp_recsyms *rs, struct kp_ksyms *ks);
+/* A kp_sym_fn: one address the kernel named as @text (%pS), kept in rs->out. */
+int kp_recsyms_named(uint64_t addr, const char *text, void *rs);
 
 void kp_recsyms_free(struct kp_recsyms *rs);
 

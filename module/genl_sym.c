@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SYM_RESOLVE: addresses a recording holds, named as the kernel's %pS names
- * them (what ftrace prints), so that `kpmod record` embeds the symbols of
- * its events only, instead of every line of /proc/kallsyms, which the
- * kernel formats at a cost larger than the recording's when it is short.
+ * SYM_RESOLVE: addresses a reader's records hold, named as the kernel's %pS
+ * names them (what ftrace prints), so that `kpmod record` embeds, and
+ * trace prints, the symbols of its events only, instead of reading every
+ * line of /proc/kallsyms, which the kernel formats at a cost larger than a
+ * short recording's.
  */
 #include <linux/capability.h>
 #include <linux/kallsyms.h>

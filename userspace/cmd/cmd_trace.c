@@ -311,7 +311,7 @@ int kp_cmd_trace(int argc, char **argv)
 	/*
 	 * Catch SIGINT before attaching: a script that starts a reader with
 	 * '&' (SIGINT ignored until we catch it) and stops it once the rings
-	 * are open must not have its signal lost while symbols load.
+	 * are open must not have its signal lost meanwhile.
 	 */
 	kp_catch_signals();
 	ret = kp_run_begin("trace", &o, &os);

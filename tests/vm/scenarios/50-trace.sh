@@ -102,6 +102,7 @@ ksym_ps() {
 		$1 <= a { if ($1 != at) { at = $1; name = $3 } next }
 		{ print at, name, $1; exit }' /tmp/ks.sorted | {
 		read -r at name next
+		[ -n "$next" ] || { echo "nothing in kallsyms above $1"; return; }
 		# The top 16 bits are all ones: 48-bit differences, exact in sh.
 		printf '%s+0x%x/0x%x\n' "$name" $((0x${a#ffff} - 0x${at#ffff})) \
 			$((0x${next#ffff} - 0x${at#ffff}))
@@ -148,6 +149,8 @@ grep ' kpmod-work-.* pg: ' /tmp/h.txt | head -n 1 | grep -qE ': pg: \(0x[0-9a-f]
 # once, the events kept, in hex.  Elsewhere kallsyms shows zeros and
 # nothing is asked.
 pp=$(cat /proc/sys/kernel/perf_event_paranoid)
+# The next scenarios get them back even if this one fails.
+trap 'echo "$pp" >/proc/sys/kernel/perf_event_paranoid; echo "$kr" >/proc/sys/kernel/kptr_restrict' EXIT
 echo 0 >/proc/sys/kernel/kptr_restrict
 for paranoid in 1 2; do
 	echo $paranoid >/proc/sys/kernel/perf_event_paranoid
@@ -186,6 +189,7 @@ for paranoid in 1 2; do
 done
 echo "$pp" >/proc/sys/kernel/perf_event_paranoid
 echo "$kr" >/proc/sys/kernel/kptr_restrict
+trap - EXIT
 
 # A task that names itself to forge a line: still one line, escaped.
 kpmod trace --count 3 >/tmp/f.txt 2>/dev/null &

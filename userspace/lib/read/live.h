@@ -50,8 +50,9 @@ void kp_live_note(struct kp_live *lv, const struct kpmod_record *rec);
 /*
  * The symbols of every record noted so far: the module names those not
  * named before (SYM_RESOLVE), not kallsyms, which the kernel would
- * format whole.  NULL without @symbolize or where kallsyms shows no
- * address (kptr_restrict): addresses then print as hex.
+ * format whole.  NULL without @symbolize, where kallsyms shows no
+ * address (kptr_restrict), or while nothing is named (the module refused:
+ * it requires CAP_SYSLOG; out of memory): addresses then print as hex.
  */
 const struct kp_ksyms *kp_live_ksyms(struct kp_live *lv);
 void kp_live_close(struct kp_live *lv);

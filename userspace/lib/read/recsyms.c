@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A recording's symbols, named by the module as it goes (recsyms.h). */
+/* A reader's symbols, named by the module as it goes (recsyms.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +236,8 @@ int kp_recsyms_table(struct kp_recsyms *rs, struct kp_nl *nl, struct kp_ksyms *k
 {
 	int ret;
 
-	if (!rs->npending)
+	/* Out of memory keeping an address is said even with none pending. */
+	if (!rs->npending && !rs->oom)
 		return 0;
 	ret = name_pending(rs, nl);
 	if (ret) {

@@ -32,7 +32,7 @@ struct kp_addrset {
 
 struct kp_recsyms {
 	const char *cmd;	/* the command, for what it says */
-	bool on;		/* false: addresses are not named (kallsyms hides them) */
+	bool on;		/* false: not named (kallsyms hides them, or the module refused) */
 	const struct kp_probe_desc *probes;
 	size_t nprobes;
 	const struct kp_probe_desc *last;	/* the last record's probe */
@@ -42,7 +42,7 @@ struct kp_recsyms {
 	struct kp_addrset starts;	/* every symbol written */
 	uint64_t *pending;		/* asked for, not yet named */
 	size_t npending, pending_cap;
-	struct kp_sym *out;		/* named, not yet written */
+	struct kp_sym *out;		/* named, not yet written or merged */
 	size_t nout, out_cap;
 	struct kp_sym *all;		/* kp_recsyms_merge(): every symbol named */
 	size_t nall, all_cap;
@@ -50,8 +50,8 @@ struct kp_recsyms {
 };
 
 /*
- * Starts a recording's symbols for @probes.  Off (every address stays
- * hex, as a file of kallsyms read without the right has it) where
+ * Starts the symbols of @cmd's records of @probes.  Off (every address
+ * stays hex, as kallsyms read without the right has it) where
  * /proc/kallsyms shows no addresses to this process: kptr_restrict.
  */
 void kp_recsyms_init(struct kp_recsyms *rs, const char *cmd,
